@@ -1,0 +1,313 @@
+//! The time-indexed encoding of exchange puzzles.
+//!
+//! Variables: `x[t][g][c]` — a piece of group `g` (side and kind) stands on cell `c` after `t`
+//! moves; `m[t][g][a→b]` — move `t` takes a piece of group `g` from `a` to `b`.
+//!
+//! Constraints for each step `t` (from time `t-1` to `t`):
+//! * at most one group per cell (RustSAT at-most-one encoding);
+//! * exactly one move (a clause plus a RustSAT at-most-one encoding);
+//! * a move needs its piece on the origin, an empty destination and empty squares between,
+//!   and leaves the origin empty and the destination taken;
+//! * frame axioms: a cell changes for a group only through a move of that group;
+//! * a move is never undone at once (never part of a shortest solution; sound for every query
+//!   the driver asks, which all look for shortest or loop-free sequences).
+//!
+//! Variables that can never be true are not created: a group's piece can stand on a cell at
+//! time `t` only if the cell is at most `t` moves from one of the group's start squares on an
+//! empty board. The goal is attached to a time by an assumption literal ([`goal_switch`]), so
+//! one solver instance serves every horizon: layers are appended as the horizon grows.
+//!
+//! [`goal_switch`]: ExchangeEncoding::goal_switch
+
+use std::collections::VecDeque;
+
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::{Clause, Lit};
+
+use super::AtMostOne;
+use crate::geometry::{move_steps, Piece, Square};
+use crate::puzzle::{ExchangePuzzle, Move};
+
+/// Choices that change the formula but never the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExchangeOptions {
+    /// Encoding of "exactly one move per step" and "one piece per cell".
+    pub at_most_one: AtMostOne,
+    /// Forbid a move followed at once by its reverse.
+    pub forbid_undo: bool,
+}
+
+impl Default for ExchangeOptions {
+    fn default() -> Self {
+        ExchangeOptions { at_most_one: AtMostOne::default(), forbid_undo: true }
+    }
+}
+
+/// A geometric move of one group between two cells.
+#[derive(Clone, Debug)]
+struct Hop {
+    to: usize,
+    between: Vec<usize>,
+}
+
+/// The move variable of one step.
+#[derive(Clone, Copy, Debug)]
+struct MoveVar {
+    group: usize,
+    from: usize,
+    to: usize,
+    lit: Lit,
+}
+
+/// The incremental time-indexed encoding of one exchange puzzle.
+#[derive(Debug)]
+pub struct ExchangeEncoding {
+    puzzle: ExchangePuzzle,
+    options: ExchangeOptions,
+    groups: Vec<Piece>,
+    squares: Vec<Square>,
+    hops: Vec<Vec<Vec<Hop>>>,
+    distance: Vec<Vec<Option<usize>>>,
+    occupancy: Vec<Vec<Option<Lit>>>,
+    moves: Vec<Vec<MoveVar>>,
+    vars: BasicVarManager,
+}
+
+impl ExchangeEncoding {
+    /// Starts the encoding of `puzzle` at horizon 0, writing the start position into `clauses`.
+    pub fn new<C: CollectClauses>(puzzle: &ExchangePuzzle, options: ExchangeOptions, clauses: &mut C) -> Self {
+        let board = &puzzle.board;
+        let squares: Vec<Square> = board.squares().collect();
+        let mut cell_of = vec![usize::MAX; board.area()];
+        for (cell, square) in squares.iter().enumerate() {
+            cell_of[square.index()] = cell;
+        }
+        let groups = puzzle.groups();
+        let hops: Vec<Vec<Vec<Hop>>> = groups
+            .iter()
+            .map(|&piece| {
+                squares
+                    .iter()
+                    .map(|&from| {
+                        move_steps(board, piece.kind, from, puzzle.pawns(piece))
+                            .into_iter()
+                            .map(|step| Hop {
+                                to: cell_of[step.to.index()],
+                                between: step.between.iter().map(|s| cell_of[s.index()]).collect(),
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let distance = groups
+            .iter()
+            .enumerate()
+            .map(|(g, &piece)| {
+                let starts = puzzle.start.pieces().filter(|p| p.1 == piece).map(|p| cell_of[p.0.index()]);
+                distances(&hops[g], starts)
+            })
+            .collect();
+        let mut encoding = ExchangeEncoding {
+            puzzle: puzzle.clone(),
+            options,
+            groups,
+            squares,
+            hops,
+            distance,
+            occupancy: Vec::new(),
+            moves: Vec::new(),
+            vars: BasicVarManager::default(),
+        };
+        let layer = encoding.new_layer(0);
+        for lit in layer.iter().flatten() {
+            add(clauses, [*lit]);
+        }
+        encoding.occupancy.push(layer);
+        encoding
+    }
+
+    /// The puzzle being encoded.
+    pub fn puzzle(&self) -> &ExchangePuzzle {
+        &self.puzzle
+    }
+
+    /// The number of moves encoded so far.
+    pub fn horizon(&self) -> usize {
+        self.occupancy.len() - 1
+    }
+
+    /// The number of variables used so far.
+    pub fn n_vars(&self) -> u32 {
+        self.vars.n_used()
+    }
+
+    /// The number of groups (interchangeable sets of pieces).
+    pub fn n_groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// The number of usable cells of the board.
+    pub fn n_cells(&self) -> usize {
+        self.squares.len()
+    }
+
+    /// The variable "a piece of group `group` stands on cell `cell` after `time` moves", or
+    /// `None` where that is impossible (the literal is false).
+    pub fn occupancy(&self, time: usize, group: usize, cell: usize) -> Option<Lit> {
+        self.occupancy[time][group * self.squares.len() + cell]
+    }
+
+    /// A fresh literal from the encoding's numbering, for constraints layered on top of it.
+    pub fn new_lit(&mut self) -> Lit {
+        self.vars.new_lit()
+    }
+
+    /// Appends one more move to the encoding (horizon `h` becomes `h + 1`).
+    pub fn extend<C: CollectClauses>(&mut self, clauses: &mut C) {
+        let t = self.occupancy.len();
+        let next = self.new_layer(t);
+        let n_cells = self.squares.len();
+        let before = &self.occupancy[t - 1];
+        let x = |layer: &Vec<Option<Lit>>, g: usize, c: usize| layer[g * n_cells + c];
+
+        // One piece per cell.
+        for c in 0..n_cells {
+            let lits: Vec<Lit> = (0..self.groups.len()).filter_map(|g| x(&next, g, c)).collect();
+            self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
+        }
+
+        // Move variables and what each move requires and causes.
+        let mut moves = Vec::new();
+        let mut outgoing = vec![Vec::new(); self.groups.len() * n_cells];
+        let mut incoming = vec![Vec::new(); self.groups.len() * n_cells];
+        for g in 0..self.groups.len() {
+            for a in 0..n_cells {
+                let Some(here) = x(before, g, a) else { continue };
+                for hop in &self.hops[g][a] {
+                    let m = self.vars.new_lit();
+                    add(clauses, [!m, here]);
+                    add(clauses, [!m, !x(&next, g, a).expect("a reachable cell stays reachable")]);
+                    add(clauses, [!m, x(&next, g, hop.to).expect("one move from a reachable cell")]);
+                    for &cell in std::iter::once(&hop.to).chain(&hop.between) {
+                        for h in 0..self.groups.len() {
+                            if let Some(other) = x(before, h, cell) {
+                                add(clauses, [!m, !other]);
+                            }
+                        }
+                    }
+                    outgoing[g * n_cells + a].push(m);
+                    incoming[g * n_cells + hop.to].push(m);
+                    moves.push(MoveVar { group: g, from: a, to: hop.to, lit: m });
+                }
+            }
+        }
+
+        // Exactly one move per step.
+        let lits: Vec<Lit> = moves.iter().map(|m| m.lit).collect();
+        add(clauses, lits.iter().copied());
+        self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
+
+        // Frame axioms: a cell changes for a group only through a move of that group.
+        for g in 0..self.groups.len() {
+            for c in 0..n_cells {
+                let (old, new) = (x(before, g, c), x(&next, g, c));
+                if let (Some(old), Some(new)) = (old, new) {
+                    add(clauses, [!old, new].into_iter().chain(outgoing[g * n_cells + c].iter().copied()));
+                }
+                if let Some(new) = new {
+                    let mut clause: Vec<Lit> = old.into_iter().collect();
+                    clause.push(!new);
+                    clause.extend(incoming[g * n_cells + c].iter().copied());
+                    add(clauses, clause);
+                }
+            }
+        }
+
+        // A move is never undone by the next one.
+        if self.options.forbid_undo {
+            if let Some(previous) = self.moves.last() {
+                for m in &moves {
+                    for p in previous.iter().filter(|p| p.group == m.group && p.from == m.to && p.to == m.from) {
+                        add(clauses, [!p.lit, !m.lit]);
+                    }
+                }
+            }
+        }
+
+        self.occupancy.push(next);
+        self.moves.push(moves);
+    }
+
+    /// A fresh literal that, when true, forces the goal position after exactly `time` moves.
+    ///
+    /// The driver assumes it to ask "is the goal reachable in `time` moves?" and later adds its
+    /// negation once the answer is no.
+    pub fn goal_switch<C: CollectClauses>(&mut self, time: usize, clauses: &mut C) -> Lit {
+        let switch = self.vars.new_lit();
+        let cells: Vec<(usize, usize)> = self
+            .puzzle
+            .goal
+            .pieces()
+            .map(|(square, piece)| {
+                let g = self.groups.iter().position(|&p| p == piece).expect("goal pieces are start pieces");
+                let c = self.squares.iter().position(|&s| s == square).expect("goal squares are on the board");
+                (g, c)
+            })
+            .collect();
+        for (g, c) in cells {
+            match self.occupancy(time, g, c) {
+                Some(lit) => add(clauses, [!switch, lit]),
+                None => add(clauses, [!switch]),
+            }
+        }
+        switch
+    }
+
+    /// Reads the moves `1..=horizon` out of a satisfying assignment.
+    pub fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Vec<Move> {
+        self.moves[..horizon]
+            .iter()
+            .filter_map(|step| step.iter().find(|m| value(m.lit)))
+            .map(|m| Move { piece: self.groups[m.group], from: self.squares[m.from], to: self.squares[m.to] })
+            .collect()
+    }
+
+    /// Creates the occupancy variables of time `t` for the cells each group can reach by then.
+    fn new_layer(&mut self, t: usize) -> Vec<Option<Lit>> {
+        let mut layer = Vec::with_capacity(self.groups.len() * self.squares.len());
+        for g in 0..self.groups.len() {
+            for c in 0..self.squares.len() {
+                let reachable = self.distance[g][c].is_some_and(|d| d <= t);
+                layer.push(reachable.then(|| self.vars.new_lit()));
+            }
+        }
+        layer
+    }
+}
+
+/// Fewest moves from any of `starts` to each cell, on an empty board.
+fn distances(hops: &[Vec<Hop>], starts: impl Iterator<Item = usize>) -> Vec<Option<usize>> {
+    let mut distance = vec![None; hops.len()];
+    let mut queue = VecDeque::new();
+    for s in starts {
+        distance[s] = Some(0);
+        queue.push_back(s);
+    }
+    while let Some(cell) = queue.pop_front() {
+        let d = distance[cell].expect("queued cells have a distance");
+        for hop in &hops[cell] {
+            if distance[hop.to].is_none() {
+                distance[hop.to] = Some(d + 1);
+                queue.push_back(hop.to);
+            }
+        }
+    }
+    distance
+}
+
+fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
+    let clause: Clause = lits.into_iter().collect();
+    clauses.add_clause(clause).expect("clause collector out of memory");
+}

@@ -1,0 +1,12 @@
+//! The search strategies: they grow a horizon (or tighten a bound) over an encoding, ask a
+//! solver, and turn the last UNSAT answer into a proof of optimality.
+//!
+//! A driver reports every solver call as an [`Event`] while it runs, and the same events fold
+//! into the final [`Outcome`] through [`Knowledge`]; a caller that stops a search early (on a
+//! timeout or Ctrl-C) folds the events it has seen and reports what is known at that moment.
+
+mod exchange;
+mod outcome;
+
+pub use exchange::{solve_exchange, ExchangeSearch};
+pub use outcome::{Event, Knowledge, Outcome, Query, Status, StepStats};

@@ -1,0 +1,147 @@
+//! What a search has learnt: solver-call statistics, the best solution and the proven bound.
+
+use std::time::Duration;
+
+use knights_sat_encodings::puzzle::Move;
+use serde::Serialize;
+
+use crate::solver::Answer;
+
+/// What one solver call asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Query {
+    /// "Is the goal reachable in exactly `horizon` moves?"
+    Goal,
+    /// "Is there a route of `horizon` moves through pairwise different positions?" An UNSAT
+    /// answer proves that every reachable position is reachable in fewer moves.
+    Completeness,
+}
+
+/// The statistics of one solver call.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepStats {
+    /// The number of moves asked about.
+    pub horizon: usize,
+    /// What was asked.
+    pub query: Query,
+    /// Variables in the formula.
+    pub variables: u32,
+    /// Clauses in the formula.
+    pub clauses: usize,
+    /// Conflicts of this call, if the solver tells.
+    pub conflicts: Option<u64>,
+    /// Wall-clock seconds of encoding and solving.
+    pub seconds: f64,
+    /// The answer.
+    pub result: Answer,
+}
+
+/// Something a running search reports.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A solver call starts.
+    Trying {
+        /// The horizon asked about.
+        horizon: usize,
+        /// What is asked.
+        query: Query,
+    },
+    /// A solver call ended.
+    Step(StepStats),
+    /// A solution was found and passed the rules checker.
+    Solution(Vec<Move>),
+    /// The goal was proved unreachable, with the reason.
+    Infeasible(String),
+}
+
+/// The status of a search, as in the JSON output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A solution and a matching lower bound.
+    Optimal,
+    /// A solution, not (yet) proved optimal.
+    Feasible,
+    /// No solution exists (or none within the searched horizon: see `within`).
+    Infeasible,
+    /// Nothing found and nothing proved beyond the bound.
+    Unknown,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    /// How the search ended.
+    pub status: Status,
+    /// Moves of the best solution found.
+    pub value: Option<usize>,
+    /// The best proven lower bound on the number of moves.
+    pub bound: usize,
+    /// For `infeasible` from a bounded search: no solution has at most this many moves.
+    pub within: Option<usize>,
+    /// Why the puzzle is infeasible, when it was proved.
+    pub reason: Option<String>,
+    /// The best solution.
+    #[serde(skip)]
+    pub solution: Option<Vec<Move>>,
+    /// One entry per solver call.
+    pub stats: Vec<StepStats>,
+    /// Wall-clock seconds of the whole search.
+    pub seconds: f64,
+}
+
+/// Folds [`Event`]s into what is known so far.
+#[derive(Clone, Debug, Default)]
+pub struct Knowledge {
+    solution: Option<Vec<Move>>,
+    bound: usize,
+    infeasible: Option<String>,
+    stats: Vec<StepStats>,
+}
+
+impl Knowledge {
+    /// Takes one event into account.
+    pub fn observe(&mut self, event: &Event) {
+        match event {
+            Event::Trying { .. } => {}
+            Event::Step(step) => {
+                if step.query == Query::Goal && step.result == Answer::Unsat {
+                    // Horizons are tried in increasing order from 0, so an UNSAT goal at `h`
+                    // means no solution has `h` or fewer moves.
+                    self.bound = self.bound.max(step.horizon + 1);
+                }
+                self.stats.push(step.clone());
+            }
+            Event::Solution(moves) => {
+                if self.solution.as_ref().is_none_or(|best| moves.len() < best.len()) {
+                    self.solution = Some(moves.clone());
+                }
+            }
+            Event::Infeasible(reason) => self.infeasible = Some(reason.clone()),
+        }
+    }
+
+    /// The outcome if the search stopped now. `exhausted` is `Some(h)` when the search ended
+    /// because it reached its horizon limit `h` without a solution.
+    pub fn outcome(&self, elapsed: Duration, exhausted: Option<usize>) -> Outcome {
+        let value = self.solution.as_ref().map(Vec::len);
+        let status = match (value, &self.infeasible, exhausted) {
+            (Some(v), _, _) if v <= self.bound => Status::Optimal,
+            (Some(_), _, _) => Status::Feasible,
+            (None, Some(_), _) | (None, None, Some(_)) => Status::Infeasible,
+            (None, None, None) => Status::Unknown,
+        };
+        let within = if status == Status::Infeasible && self.infeasible.is_none() { exhausted } else { None };
+        Outcome {
+            status,
+            value,
+            bound: value.map_or(self.bound, |v| self.bound.min(v)),
+            within,
+            reason: self.infeasible.clone(),
+            solution: self.solution.clone(),
+            stats: self.stats.clone(),
+            seconds: elapsed.as_secs_f64(),
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! knights-sat: chess-board optimisation puzzles solved exactly by incremental SAT.
+//!
+//! The library behind the `knights-sat` command: [`solver`] puts SAT backends behind one
+//! trait, [`driver`] runs the searches that prove optima, and [`render`] turns outcomes into
+//! text and JSON. Board geometry, puzzle models and their encodings live in the
+//! `knights-sat-encodings` crate, re-exported as [`encodings`].
+
+pub mod driver;
+pub mod render;
+pub mod solver;
+
+pub use knights_sat_encodings as encodings;
+
+/// Why a search could not produce an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The SAT backend failed or is not built in.
+    #[error(transparent)]
+    Solver(#[from] solver::SolverError),
+    /// A solution failed the independent rules checker: a bug in knights-sat, never an answer.
+    #[error("internal error: the rules checker rejected a solution found by the solver: {0}")]
+    CheckerRejected(String),
+}

@@ -1,0 +1,111 @@
+//! SAT solvers behind one small trait, so that the driver never depends on a particular solver.
+//!
+//! Literals are RustSAT's [`Lit`], the currency of the encodings. Each backend is one file:
+//! [`varisat`](self::varisat) is pure Rust and always built; CaDiCaL needs the `cadical` cargo
+//! feature.
+
+#[cfg(feature = "cadical")]
+mod cadical;
+mod varisat;
+
+use std::fmt;
+use std::str::FromStr;
+
+use rustsat::types::Lit;
+
+/// The answer of one solver call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    /// A model satisfies the formula and the assumptions.
+    Sat,
+    /// No model satisfies the formula under the assumptions.
+    Unsat,
+}
+
+/// A solver that failed (not an UNSAT answer: an error inside the solver).
+#[derive(Debug, thiserror::Error)]
+#[error("{solver}: {message}")]
+pub struct SolverError {
+    /// Which backend failed.
+    pub solver: &'static str,
+    /// What it reported.
+    pub message: String,
+}
+
+/// An incremental SAT solver: clauses are only ever added, and each call may assume literals.
+pub trait SatSolver {
+    /// Adds a clause for good.
+    fn add_clause(&mut self, clause: &[Lit]) -> Result<(), SolverError>;
+    /// Decides the clauses added so far under `assumptions`.
+    fn solve(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError>;
+    /// The value of a literal in the last model (only after [`Answer::Sat`]).
+    fn value(&self, lit: Lit) -> bool;
+    /// Conflicts since the solver was created, where the backend can tell.
+    fn conflicts(&self) -> Option<u64>;
+}
+
+/// The SAT backends knights-sat can run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SolverKind {
+    /// varisat: pure Rust, always available.
+    #[default]
+    Varisat,
+    /// CaDiCaL through rustsat-cadical (cargo feature `cadical`).
+    Cadical,
+}
+
+impl SolverKind {
+    /// Every backend, available in this build or not.
+    pub const ALL: [SolverKind; 2] = [SolverKind::Varisat, SolverKind::Cadical];
+
+    /// The backend's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Varisat => "varisat",
+            SolverKind::Cadical => "cadical",
+        }
+    }
+
+    /// Whether this build includes the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            SolverKind::Varisat => true,
+            SolverKind::Cadical => cfg!(feature = "cadical"),
+        }
+    }
+
+    /// A fresh solver of this kind.
+    pub fn create(self) -> Result<Box<dyn SatSolver>, SolverError> {
+        match self {
+            SolverKind::Varisat => Ok(Box::new(varisat::Varisat::new())),
+            #[cfg(feature = "cadical")]
+            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::new())),
+            #[cfg(not(feature = "cadical"))]
+            SolverKind::Cadical => Err(SolverError {
+                solver: "cadical",
+                message: "this knights-sat was built without CaDiCaL; rebuild with `--features cadical` \
+                          (it needs the system package libclang-dev)"
+                    .to_string(),
+            }),
+        }
+    }
+}
+
+impl fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SolverKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SolverKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown solver `{s}`; choose varisat or cadical"))
+    }
+}
