@@ -20,4 +20,7 @@ pub enum Error {
     /// A solution failed the independent rules checker: a bug in knights-sat, never an answer.
     #[error("internal error: the rules checker rejected a solution found by the solver: {0}")]
     CheckerRejected(String),
+    /// A solver or encoder panicked: a bug in knights-sat or in a solver it embeds.
+    #[error("internal error: the search panicked: {0}")]
+    Panicked(String),
 }

@@ -82,7 +82,8 @@ pub fn solve_exchange(
         emit(Event::Step(stats));
         if answer == Answer::Sat {
             let moves = formula.encoding.decode(horizon, |lit| formula.solver.value(lit));
-            replay_exchange(puzzle, &moves).map_err(|violation: RuleViolation| Error::CheckerRejected(violation.to_string()))?;
+            replay_exchange(puzzle, &moves)
+                .map_err(|violation: RuleViolation| Error::CheckerRejected(violation.to_string()))?;
             emit(Event::Solution(moves));
             return Ok(knowledge.outcome(started.elapsed(), None));
         }
@@ -181,7 +182,13 @@ impl Formula {
         self.run(&[], horizon, Query::Completeness, clock)
     }
 
-    fn run(&mut self, assumptions: &[Lit], horizon: usize, query: Query, clock: Instant) -> Result<(Answer, StepStats), SolverError> {
+    fn run(
+        &mut self,
+        assumptions: &[Lit],
+        horizon: usize,
+        query: Query,
+        clock: Instant,
+    ) -> Result<(Answer, StepStats), SolverError> {
         let before = self.solver.conflicts();
         let answer = self.solver.solve(assumptions)?;
         let conflicts = match (before, self.solver.conflicts()) {

@@ -1,22 +1,17 @@
 //! varisat, the embedded pure-Rust solver.
 //!
-//! varisat does not publish its conflict count, but it writes a proof in which every conflict
-//! adds one learnt clause; the backend counts those additions in a proof sink that stores
-//! nothing.
-
-use std::io::{self, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+//! varisat does not publish its conflict count (its proof output, the only window into its
+//! search, rejects assumptions in DRAT and costs a self-check otherwise), so this backend
+//! reports none.
 
 use rustsat::types::Lit;
-use varisat::{ExtendFormula, ProofFormat};
+use varisat::ExtendFormula;
 
 use super::{Answer, SatSolver, SolverError};
 
 /// The varisat backend.
 pub struct Varisat {
     solver: varisat::Solver<'static>,
-    learnt: Arc<AtomicU64>,
     model: Vec<bool>,
     buffer: Vec<varisat::Lit>,
 }
@@ -24,10 +19,7 @@ pub struct Varisat {
 impl Varisat {
     /// A fresh solver with no clauses.
     pub fn new() -> Self {
-        let mut solver = varisat::Solver::new();
-        let learnt = Arc::new(AtomicU64::new(0));
-        solver.write_proof(LearntCounter { learnt: learnt.clone(), line_start: true, deletion: false }, ProofFormat::Drat);
-        Varisat { solver, learnt, model: Vec::new(), buffer: Vec::new() }
+        Varisat { solver: varisat::Solver::new(), model: Vec::new(), buffer: Vec::new() }
     }
 }
 
@@ -68,35 +60,6 @@ impl SatSolver for Varisat {
     }
 
     fn conflicts(&self) -> Option<u64> {
-        Some(self.learnt.load(Ordering::Relaxed))
-    }
-}
-
-/// A DRAT proof sink that counts added clauses (one per conflict) and keeps nothing.
-struct LearntCounter {
-    learnt: Arc<AtomicU64>,
-    line_start: bool,
-    deletion: bool,
-}
-
-impl Write for LearntCounter {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        for &b in bytes {
-            if self.line_start {
-                self.deletion = b == b'd';
-                self.line_start = false;
-            }
-            if b == b'\n' {
-                if !self.deletion {
-                    self.learnt.fetch_add(1, Ordering::Relaxed);
-                }
-                self.line_start = true;
-            }
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+        None
     }
 }

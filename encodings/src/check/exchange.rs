@@ -49,12 +49,8 @@ pub fn replay_exchange(puzzle: &ExchangePuzzle, moves: &[Move]) -> Result<Vec<Po
         if position.get(mv.from) != Some(mv.piece) {
             return Err(RuleViolation::NoSuchPiece { index, notation, piece });
         }
-        let illegal = |why: String| RuleViolation::Illegal {
-            index,
-            notation: notation.clone(),
-            piece: piece.clone(),
-            why,
-        };
+        let illegal =
+            |why: String| RuleViolation::Illegal { index, notation: notation.clone(), piece: piece.clone(), why };
         let step = move_steps(board, mv.piece.kind, mv.from, puzzle.pawns(mv.piece))
             .into_iter()
             .find(|s| s.to == mv.to)

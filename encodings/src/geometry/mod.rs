@@ -9,5 +9,5 @@ mod piece;
 mod steps;
 
 pub use board::{Board, GeometryError, Square, MAX_SIDE};
-pub use piece::{Piece, PieceKind, PawnDirection};
+pub use piece::{PawnDirection, Piece, PieceKind};
 pub use steps::{attack_steps, move_steps, Step};

@@ -21,14 +21,8 @@ pub enum PieceKind {
 
 impl PieceKind {
     /// All kinds, in the order `K Q R B N P`.
-    pub const ALL: [PieceKind; 6] = [
-        PieceKind::King,
-        PieceKind::Queen,
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Knight,
-        PieceKind::Pawn,
-    ];
+    pub const ALL: [PieceKind; 6] =
+        [PieceKind::King, PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::Pawn];
 
     /// The English letter of the kind: `K Q R B N P`.
     pub fn letter(self) -> char {

@@ -199,7 +199,13 @@ impl ExchangePuzzle {
 /// Whether every goal square can be given its own start square that reaches it (Kuhn's
 /// augmenting paths; groups are small).
 fn perfect_matching(starts: &[Square], goals: &[Square], reach: &[Vec<bool>]) -> bool {
-    fn augment(s: usize, goals: &[Square], reach: &[Vec<bool>], owner: &mut [Option<usize>], seen: &mut [bool]) -> bool {
+    fn augment(
+        s: usize,
+        goals: &[Square],
+        reach: &[Vec<bool>],
+        owner: &mut [Option<usize>],
+        seen: &mut [bool],
+    ) -> bool {
         for (g, goal) in goals.iter().enumerate() {
             if reach[s][goal.index()] && !seen[g] {
                 seen[g] = true;

@@ -48,9 +48,9 @@ struct RawSide {
 pub(super) fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
     let ctx = Context { file, text };
     let header: Header = toml::from_str(text).map_err(|e| ctx.toml_error(&e))?;
-    let kind = header.kind.ok_or_else(|| {
-        ctx.error(0..0, "kind", format!("missing field `kind`; say which puzzle this is: {KINDS}"))
-    })?;
+    let kind = header
+        .kind
+        .ok_or_else(|| ctx.error(0..0, "kind", format!("missing field `kind`; say which puzzle this is: {KINDS}")))?;
     match kind.get_ref().as_str() {
         "exchange" => {
             let raw: RawExchange = toml::from_str(text).map_err(|e| ctx.toml_error(&e))?;
@@ -78,7 +78,8 @@ impl Context<'_> {
     }
 
     fn board(&self, raw: &RawExchange) -> Result<Board, PuzzleError> {
-        let mut board = Board::parse_size(raw.board.get_ref()).map_err(|e| self.error(raw.board.span(), "board", e.to_string()))?;
+        let mut board =
+            Board::parse_size(raw.board.get_ref()).map_err(|e| self.error(raw.board.span(), "board", e.to_string()))?;
         for (i, name) in raw.removed.iter().enumerate() {
             let square = board.parse_square(name.get_ref());
             let square = square.map_err(|e| self.error(name.span(), &format!("removed[{i}]"), e.to_string()))?;
@@ -96,7 +97,11 @@ impl Context<'_> {
         for (i, side) in raw.side.get_ref().iter().enumerate() {
             let name = side.name.get_ref().trim().to_string();
             if name.is_empty() || sides.iter().any(|s: &Side| s.name == name) {
-                let why = if name.is_empty() { "a side needs a name".to_string() } else { format!("two sides are named `{name}`") };
+                let why = if name.is_empty() {
+                    "a side needs a name".to_string()
+                } else {
+                    format!("two sides are named `{name}`")
+                };
                 return Err(self.error(side.name.span(), &format!("side[{i}].name"), why));
             }
             let pawns = match &side.pawns {
@@ -124,11 +129,16 @@ impl Context<'_> {
             match (&side.goal, swap) {
                 (Some(list), false) => self.place_all(&board, &mut goal, i, list, &format!("side[{i}].goal"))?,
                 (Some(list), true) => {
-                    return Err(self.error(list.span(), &format!("side[{i}].goal"), "give either `swap = true` or a goal for every side, not both"));
+                    return Err(self.error(
+                        list.span(),
+                        &format!("side[{i}].goal"),
+                        "give either `swap = true` or a goal for every side, not both",
+                    ));
                 }
                 (None, true) => {}
                 (None, false) => {
-                    let why = "missing field `goal`: list where this side's pieces must end, or set `swap = true` at the top";
+                    let why =
+                        "missing field `goal`: list where this side's pieces must end, or set `swap = true` at the top";
                     return Err(self.error(side.name.span(), &format!("side[{i}]"), why));
                 }
             }
@@ -136,7 +146,11 @@ impl Context<'_> {
         if swap {
             let span = raw.swap.as_ref().map_or(0..0, |s| s.span());
             if sides.len() != 2 {
-                return Err(self.error(span, "swap", format!("`swap = true` needs exactly two sides, not {}", sides.len())));
+                return Err(self.error(
+                    span,
+                    "swap",
+                    format!("`swap = true` needs exactly two sides, not {}", sides.len()),
+                ));
             }
             goal = swap_sides(&start);
         }
@@ -149,12 +163,25 @@ impl Context<'_> {
         })
     }
 
-    fn place_all(&self, board: &Board, position: &mut Position, side: usize, list: &TextList, field: &str) -> Result<(), PuzzleError> {
+    fn place_all(
+        &self,
+        board: &Board,
+        position: &mut Position,
+        side: usize,
+        list: &TextList,
+        field: &str,
+    ) -> Result<(), PuzzleError> {
         for (j, token) in list.get_ref().iter().enumerate() {
             let field = format!("{field}[{j}]");
-            let (kind, square) = parse_piece(board, token.get_ref()).map_err(|why| self.error(token.span(), &field, why))?;
+            let (kind, square) =
+                parse_piece(board, token.get_ref()).map_err(|why| self.error(token.span(), &field, why))?;
             if let Err(other) = position.place(square, Piece { side, kind }) {
-                let why = format!("two pieces on {}: `{}` and a {} placed before it", board.name(square), token.get_ref(), other.kind);
+                let why = format!(
+                    "two pieces on {}: `{}` and a {} placed before it",
+                    board.name(square),
+                    token.get_ref(),
+                    other.kind
+                );
                 return Err(self.error(token.span(), &field, why));
             }
         }
@@ -173,13 +200,15 @@ fn swap_sides(start: &Position) -> Position {
 }
 
 /// Parses `Na1` (a kind letter and a square) or `a2` (a pawn).
-pub(crate) fn parse_piece(board: &Board, token: &str) -> Result<(PieceKind, Square), String> {
+pub fn parse_piece(board: &Board, token: &str) -> Result<(PieceKind, Square), String> {
     let token = token.trim();
     let mut chars = token.chars();
     let (kind, square) = match chars.next() {
         Some(c) if c.is_ascii_uppercase() => {
             let kind = PieceKind::from_letter(c).ok_or_else(|| {
-                format!("unknown piece letter `{c}` in `{token}`; use K, Q, R, B, N or P followed by a square, e.g. Nc3")
+                format!(
+                    "unknown piece letter `{c}` in `{token}`; use K, Q, R, B, N or P followed by a square, e.g. Nc3"
+                )
             })?;
             (kind, chars.as_str())
         }

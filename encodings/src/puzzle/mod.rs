@@ -11,6 +11,7 @@ use std::path::Path;
 
 pub use error::PuzzleError;
 pub use exchange::{ExchangePuzzle, Move, Position, Side};
+pub use file::parse_piece;
 
 /// A puzzle of any family.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,102 @@
+//! Raw command-line flags, as clap reads them. Nothing here is validated beyond syntax; see
+//! [`super::settings`].
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Solve chess-board puzzles exactly with incremental SAT, and prove the answers optimal.
+#[derive(Debug, Parser)]
+#[command(name = "knights-sat", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve a puzzle file (or a puzzle given inline) to proven optimality.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Solve(SolveArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The puzzle file (TOML; see puzzles/README.md).
+    #[arg(required = true)]
+    pub puzzle: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub options: SolveOptions,
+
+    #[command(subcommand)]
+    pub inline: Option<InlinePuzzle>,
+}
+
+/// How to search and what to print; valid before or after an inline puzzle.
+#[derive(Debug, Args)]
+pub struct SolveOptions {
+    /// Keep one solver across horizons, adding time layers and switching the goal on by an
+    /// assumption literal (the default).
+    #[arg(long, global = true, overrides_with = "no_incremental")]
+    pub incremental: bool,
+
+    /// Rebuild the formula and the solver at every horizon.
+    #[arg(long, global = true)]
+    pub no_incremental: bool,
+
+    /// SAT solver: varisat (built in) or cadical (needs the `cadical` feature).
+    #[arg(long, global = true, value_name = "NAME", default_value = "varisat")]
+    pub solver: String,
+
+    /// Try at most this many moves.
+    #[arg(long, global = true, value_name = "N", default_value_t = 1000)]
+    pub max_horizon: usize,
+
+    /// Stop after this many seconds and report what is known.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+
+    /// At-most-one encoding: pairwise, ladder, bimander, commander or bitwise.
+    #[arg(long, global = true, value_name = "ENCODING", default_value = "ladder")]
+    pub at_most_one: String,
+
+    /// Print one JSON object (documented in the README) instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// No progress display on stderr.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum InlinePuzzle {
+    /// An exchange puzzle given by flags, e.g. `exchange --board 3x3 --white Na1,Nc1 --black Na3,Nc3 --swap`.
+    Exchange(InlineExchange),
+}
+
+#[derive(Debug, Args)]
+pub struct InlineExchange {
+    /// Board size, WIDTHxHEIGHT (files x ranks).
+    #[arg(long, value_name = "WxH")]
+    pub board: String,
+    /// Squares removed from the board, comma-separated.
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
+    pub removed: Vec<String>,
+    /// White's pieces at the start, e.g. Na1,Nc1 (pawns: a2 or Pa2).
+    #[arg(long, value_name = "PIECES", value_delimiter = ',')]
+    pub white: Vec<String>,
+    /// Black's pieces at the start.
+    #[arg(long, value_name = "PIECES", value_delimiter = ',')]
+    pub black: Vec<String>,
+    /// White's pieces in the goal.
+    #[arg(long, value_name = "PIECES", value_delimiter = ',', conflicts_with = "swap")]
+    pub goal_white: Vec<String>,
+    /// Black's pieces in the goal.
+    #[arg(long, value_name = "PIECES", value_delimiter = ',', conflicts_with = "swap")]
+    pub goal_black: Vec<String>,
+    /// The goal is the start with the colours swapped.
+    #[arg(long)]
+    pub swap: bool,
+}

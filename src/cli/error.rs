@@ -1,0 +1,58 @@
+//! Errors the command reports, and the exit codes they map to.
+
+use std::process::ExitCode;
+
+use knights_sat::encodings::puzzle::PuzzleError;
+
+/// Exit codes of `knights-sat` (see the README).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: an optimal or feasible solution was found.
+    Solved = 0,
+    /// 1: internal error (a solver failure, or a solution the rules checker rejected).
+    Internal = 1,
+    /// 2: bad input: the puzzle or the command line.
+    BadInput = 2,
+    /// 3: the puzzle is infeasible (proved, or within the horizon limit).
+    Infeasible = 3,
+    /// 4: stopped (timeout or Ctrl-C) before anything was found.
+    Unknown = 4,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit as u8)
+    }
+}
+
+/// An error that ends the command.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The puzzle file or inline puzzle is malformed or impossible.
+    #[error("{0}")]
+    Puzzle(#[from] PuzzleError),
+    /// A flag value or combination that cannot work.
+    #[error("{0}")]
+    Usage(String),
+    /// The search failed.
+    #[error("{0}")]
+    Search(#[from] knights_sat::Error),
+    /// Writing the output failed.
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+impl CliError {
+    /// The exit code for this error.
+    pub fn exit_code(&self) -> Exit {
+        match self {
+            CliError::Puzzle(_) | CliError::Usage(_) => Exit::BadInput,
+            CliError::Search(_) | CliError::Output(_) => Exit::Internal,
+        }
+    }
+
+    /// Whether the output pipe was closed (e.g. `| head`), which is not an error.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}

@@ -1,0 +1,68 @@
+//! Puzzles given by flags instead of a file. Errors name the flag at fault.
+
+use knights_sat::encodings::geometry::{Board, PawnDirection, Piece};
+use knights_sat::encodings::puzzle::{parse_piece, ExchangePuzzle, Position, Puzzle, PuzzleError, Side};
+
+use super::args::{InlineExchange, InlinePuzzle};
+
+/// What error messages call an inline puzzle's source.
+pub const SOURCE: &str = "command line";
+
+/// Builds the puzzle described by the flags.
+pub fn build(inline: InlinePuzzle) -> Result<Puzzle, PuzzleError> {
+    match inline {
+        InlinePuzzle::Exchange(flags) => exchange(flags).map(Puzzle::Exchange),
+    }
+}
+
+fn exchange(flags: InlineExchange) -> Result<ExchangePuzzle, PuzzleError> {
+    let bad = |flag: &str, message: String| PuzzleError::unlocated(SOURCE, flag, message);
+    let mut board = Board::parse_size(&flags.board).map_err(|e| bad("--board", e.to_string()))?;
+    for name in &flags.removed {
+        let square = board.parse_square(name.trim()).map_err(|e| bad("--removed", e.to_string()))?;
+        board.remove(square);
+    }
+    let sides = vec![
+        Side { name: "white".to_string(), pawns: PawnDirection::Up },
+        Side { name: "black".to_string(), pawns: PawnDirection::Down },
+    ];
+    if flags.white.is_empty() && flags.black.is_empty() {
+        return Err(bad("--white", "no pieces: give --white and/or --black, e.g. --white Na1,Nc1".to_string()));
+    }
+    let mut start = Position::empty(board.area());
+    place(&board, &mut start, 0, &flags.white, "--white")?;
+    place(&board, &mut start, 1, &flags.black, "--black")?;
+    let goal = if flags.swap {
+        let mut goal = Position::empty(board.area());
+        for (square, piece) in start.pieces() {
+            goal.place(square, Piece { side: 1 - piece.side, kind: piece.kind }).expect("one piece per square");
+        }
+        goal
+    } else {
+        if flags.goal_white.is_empty() && flags.goal_black.is_empty() {
+            return Err(bad("--goal-white", "no goal: give --swap, or --goal-white and --goal-black".to_string()));
+        }
+        let mut goal = Position::empty(board.area());
+        place(&board, &mut goal, 0, &flags.goal_white, "--goal-white")?;
+        place(&board, &mut goal, 1, &flags.goal_black, "--goal-black")?;
+        goal
+    };
+    ExchangePuzzle::new(None, board, sides, start, goal).map_err(|e| bad("--goal-white/--goal-black", e.to_string()))
+}
+
+fn place(
+    board: &Board,
+    position: &mut Position,
+    side: usize,
+    tokens: &[String],
+    flag: &str,
+) -> Result<(), PuzzleError> {
+    for token in tokens {
+        let (kind, square) = parse_piece(board, token).map_err(|why| PuzzleError::unlocated(SOURCE, flag, why))?;
+        if position.place(square, Piece { side, kind }).is_err() {
+            let why = format!("two pieces on {} (`{}`)", board.name(square), token.trim());
+            return Err(PuzzleError::unlocated(SOURCE, flag, why));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! Command-line parsing, in two stages: clap reads raw flags ([`args`]), which are turned into
+//! validated settings and a puzzle before any work starts ([`settings`]); [`solve`] then runs
+//! the search with progress, timeout and Ctrl-C handling and prints the outcome.
+
+mod args;
+mod error;
+mod inline;
+mod progress;
+mod settings;
+mod solve;
+
+use clap::Parser;
+
+pub use error::{CliError, Exit};
+
+/// Parses the command line and runs the command.
+pub fn run() -> Result<Exit, CliError> {
+    let args = args::Cli::parse();
+    match args.command {
+        args::Command::Solve(solve) => {
+            let settings = settings::SolveSettings::from_args(solve)?;
+            solve::run(settings)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The progress display on stderr: a spinner with the elapsed time and the horizon being tried.
+//! It draws nothing when stderr is not a terminal or with `--quiet`.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use knights_sat::driver::{Event, Query};
+use knights_sat::solver::Answer;
+
+/// A live view of a running search.
+pub struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    /// A spinner on stderr if `wanted` and stderr is a terminal; otherwise a hidden one.
+    pub fn new(wanted: bool) -> Progress {
+        let target = if wanted && std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(None, target);
+        let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner());
+        bar.set_style(style);
+        bar.set_message("encoding");
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress { bar }
+    }
+
+    /// Shows what the search is doing now.
+    pub fn observe(&self, event: &Event) {
+        match event {
+            Event::Trying { horizon, query: Query::Goal } => {
+                self.bar.set_message(format!("trying {horizon} moves"));
+            }
+            Event::Trying { horizon, query: Query::Completeness } => {
+                self.bar.set_message(format!("checking whether every position is reachable in under {horizon} moves"));
+            }
+            Event::Step(step) if step.query == Query::Goal && step.result == Answer::Unsat => {
+                self.bar.set_prefix(format!("{} moves impossible", step.horizon));
+            }
+            _ => {}
+        }
+    }
+
+    /// Removes the display before the answer is printed.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,71 @@
+//! Validated settings: the raw flags checked and combined, and the puzzle loaded, before any
+//! search starts.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use knights_sat::driver::ExchangeSearch;
+use knights_sat::encodings::encode::exchange::ExchangeOptions;
+use knights_sat::encodings::encode::AtMostOne;
+use knights_sat::encodings::puzzle::{self, Puzzle};
+use knights_sat::solver::SolverKind;
+
+use super::args::SolveArgs;
+use super::{inline, CliError};
+
+/// Everything `solve` needs, checked.
+pub struct SolveSettings {
+    /// The puzzle to solve.
+    pub puzzle: Puzzle,
+    /// Where it came from: a file path or "command line".
+    pub source: String,
+    /// How to search.
+    pub search: ExchangeSearch,
+    /// When to give up.
+    pub timeout: Option<Duration>,
+    /// JSON output instead of text.
+    pub json: bool,
+    /// Show progress on stderr (only if it is a terminal).
+    pub progress: bool,
+}
+
+impl SolveSettings {
+    /// Checks the flags and loads the puzzle.
+    pub fn from_args(args: SolveArgs) -> Result<SolveSettings, CliError> {
+        let options = args.options;
+        let solver: SolverKind = options.solver.parse().map_err(CliError::Usage)?;
+        solver.create().map_err(|e| CliError::Usage(e.to_string()))?;
+        let at_most_one = AtMostOne::from_name(&options.at_most_one).ok_or_else(|| {
+            CliError::Usage(format!(
+                "unknown at-most-one encoding `{}`; choose one of {}",
+                options.at_most_one,
+                AtMostOne::NAMES.join(", ")
+            ))
+        })?;
+        let timeout = match options.timeout {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+            Some(s) => return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {s}"))),
+        };
+        let (puzzle, source) = match (args.inline, args.puzzle) {
+            (Some(inline), _) => (inline::build(inline)?, inline::SOURCE.to_string()),
+            (None, Some(path)) => (load(&path)?, path.display().to_string()),
+            (None, None) => {
+                return Err(CliError::Usage(
+                    "give a puzzle file, or a puzzle inline such as `exchange --board 3x3 …`".into(),
+                ))
+            }
+        };
+        let search = ExchangeSearch {
+            solver,
+            incremental: !options.no_incremental || options.incremental,
+            max_horizon: options.max_horizon,
+            encoding: ExchangeOptions { at_most_one, ..ExchangeOptions::default() },
+        };
+        Ok(SolveSettings { puzzle, source, search, timeout, json: options.json, progress: !options.quiet })
+    }
+}
+
+fn load(path: &PathBuf) -> Result<Puzzle, CliError> {
+    Ok(puzzle::load(path)?)
+}

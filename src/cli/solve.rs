@@ -1,0 +1,119 @@
+//! `knights-sat solve`: runs the search on a worker thread, shows progress, stops it on
+//! `--timeout` or Ctrl-C, and prints what is known.
+//!
+//! The worker reports every solver call as an event; the main thread folds the events into
+//! [`Knowledge`], so that whenever the search is stopped it can report the best solution found
+//! and the best bound proved up to that moment.
+
+use std::io::Write;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use knights_sat::driver::{solve_exchange, Event, Knowledge, Outcome, Status};
+use knights_sat::encodings::puzzle::Puzzle;
+use knights_sat::render::{self, Report};
+
+use super::progress::Progress;
+use super::settings::SolveSettings;
+use super::{CliError, Exit};
+
+/// What the worker thread and the Ctrl-C handler tell the main thread.
+enum Message {
+    Event(Event),
+    Finished(Result<Outcome, knights_sat::Error>),
+    Interrupted,
+}
+
+/// Why a search ended early.
+#[derive(Clone, Copy)]
+enum Stop {
+    Timeout,
+    Interrupt,
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    match (panic.downcast_ref::<&str>(), panic.downcast_ref::<String>()) {
+        (Some(s), _) => s.to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "unknown panic".to_string(),
+    }
+}
+
+/// Solves the puzzle and prints the outcome; returns the exit code.
+pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
+    let (sender, receiver) = mpsc::channel();
+    let interrupt = sender.clone();
+    // A second Ctrl-C (or a failure to install the handler) falls back to the default action.
+    let _ = ctrlc::try_set_handler(move || {
+        let _ = interrupt.send(Message::Interrupted);
+    });
+    let started = Instant::now();
+    let worker = {
+        let puzzle = settings.puzzle.clone();
+        let search = settings.search.clone();
+        std::thread::Builder::new().name("search".into()).spawn(move || {
+            let events = sender.clone();
+            let search = || match &puzzle {
+                Puzzle::Exchange(p) => solve_exchange(p, &search, &mut |event| {
+                    let _ = events.send(Message::Event(event.clone()));
+                }),
+            };
+            // A panic in a solver must end the command with an internal error, not leave the
+            // main thread waiting for a message that never comes.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(search))
+                .unwrap_or_else(|panic| Err(knights_sat::Error::Panicked(panic_message(panic.as_ref()))));
+            let _ = sender.send(Message::Finished(result));
+        })?
+    };
+    let progress = Progress::new(settings.progress && !settings.json);
+    let mut knowledge = Knowledge::default();
+    let (outcome, stop) = loop {
+        let message = match settings.timeout {
+            Some(limit) => match limit.checked_sub(started.elapsed()) {
+                Some(left) => receiver.recv_timeout(left).ok(),
+                None => None,
+            },
+            None => receiver.recv().ok(),
+        };
+        match message {
+            Some(Message::Event(event)) => {
+                progress.observe(&event);
+                knowledge.observe(&event);
+            }
+            Some(Message::Finished(result)) => break (result?, None),
+            Some(Message::Interrupted) => break (knowledge.outcome(started.elapsed(), None), Some(Stop::Interrupt)),
+            None => break (knowledge.outcome(started.elapsed(), None), Some(Stop::Timeout)),
+        }
+    };
+    progress.finish();
+    let stopped = stop.map(|s| match s {
+        Stop::Timeout => {
+            format!("stopped after the time limit of {:.1} s", settings.timeout.unwrap_or_default().as_secs_f64())
+        }
+        Stop::Interrupt => "stopped by Ctrl-C".to_string(),
+    });
+    let report = Report {
+        puzzle: &settings.puzzle,
+        source: &settings.source,
+        solver: settings.search.solver,
+        incremental: settings.search.incremental,
+        outcome: &outcome,
+        stopped: stopped.as_deref(),
+    };
+    let mut out = std::io::stdout().lock();
+    if settings.json {
+        render::json(&report, &mut out)?;
+    } else {
+        render::text(&report, &mut out)?;
+    }
+    out.flush()?;
+    if stop.is_none() {
+        // The worker has finished; joining it only collects the thread.
+        let _ = worker.join();
+    }
+    Ok(match outcome.status {
+        Status::Optimal | Status::Feasible => Exit::Solved,
+        Status::Infeasible => Exit::Infeasible,
+        Status::Unknown => Exit::Unknown,
+    })
+}

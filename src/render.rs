@@ -1,1 +1,0 @@
-//! Text and JSON output.

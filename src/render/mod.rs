@@ -1,0 +1,42 @@
+//! Output: the outcome of a search as text for people ([`text`]) or as one JSON object for
+//! programs ([`json`]; its fields are documented in the README).
+
+mod diagram;
+mod json;
+mod text;
+
+use knights_sat_encodings::puzzle::Puzzle;
+
+use crate::driver::Outcome;
+use crate::solver::SolverKind;
+
+pub use diagram::{board_diagram, side_by_side};
+pub use json::json;
+pub use text::text;
+
+/// Everything an answer reports: the puzzle, how it was searched, and what was found.
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    /// The puzzle.
+    pub puzzle: &'a Puzzle,
+    /// Where the puzzle came from (a file path, or "command line").
+    pub source: &'a str,
+    /// The SAT backend used.
+    pub solver: SolverKind,
+    /// Whether one solver served every horizon.
+    pub incremental: bool,
+    /// The result of the search.
+    pub outcome: &'a Outcome,
+    /// Why the search stopped early (a timeout or Ctrl-C), if it did.
+    pub stopped: Option<&'a str>,
+}
+
+/// The moves whose impossibility has been proved, as a phrase: `15 moves` for a bound of 16.
+fn impossible(bound: usize) -> Option<String> {
+    match bound {
+        0 => None,
+        1 => Some("0 moves (the start is not the goal)".to_string()),
+        2 => Some("1 move".to_string()),
+        b => Some(format!("{} moves", b - 1)),
+    }
+}

@@ -1,0 +1,170 @@
+//! The answer for people: the verdict first, then the moves, the positions and the work done.
+
+use std::io::{self, Write};
+
+use knights_sat_encodings::check::replay_exchange;
+use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
+
+use super::diagram::{board_diagram, side_by_side};
+use super::{impossible, Report};
+use crate::driver::{Outcome, Query, Status};
+use crate::solver::Answer;
+
+/// Columns the diagrams may fill.
+const WIDTH: usize = 100;
+
+/// Writes the report as text.
+pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let Puzzle::Exchange(puzzle) = report.puzzle;
+    writeln!(out, "{}", title(report, puzzle))?;
+    writeln!(out, "{}", verdict(report.outcome, report.stopped))?;
+    if let Some(moves) = &report.outcome.solution {
+        writeln!(out)?;
+        writeln!(out, "Moves")?;
+        let notation: Vec<String> =
+            moves.iter().enumerate().map(|(i, m)| format!("{:>3}. {}", i + 1, m.notation(&puzzle.board))).collect();
+        let width = notation.iter().map(String::len).max().unwrap_or(0) + 2;
+        for row in notation.chunks((WIDTH / width).max(1)) {
+            let line: String = row.iter().map(|n| format!("{n:<width$}")).collect();
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        writeln!(out)?;
+        writeln!(out, "Positions (upper case: {}; lower case: {})", side_name(puzzle, 0), side_name(puzzle, 1))?;
+        // The driver only reports replayed solutions, so this replay cannot fail.
+        if let Ok(positions) = replay_exchange(puzzle, moves) {
+            let blocks: Vec<(String, Vec<String>)> = positions
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let title = if i == 0 {
+                        "start".to_string()
+                    } else {
+                        format!("{i}. {}", moves[i - 1].notation(&puzzle.board))
+                    };
+                    (title, board_diagram(&puzzle.board, p))
+                })
+                .collect();
+            write!(out, "{}", side_by_side(&blocks, WIDTH))?;
+        }
+    } else if report.outcome.status != Status::Optimal {
+        writeln!(out)?;
+        let blocks = [
+            ("start".to_string(), board_diagram(&puzzle.board, &puzzle.start)),
+            ("goal".to_string(), board_diagram(&puzzle.board, &puzzle.goal)),
+        ];
+        write!(out, "{}", side_by_side(&blocks, WIDTH))?;
+    }
+    if !report.outcome.stats.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Work per solver call ({}, {})",
+            report.solver,
+            if report.incremental { "incremental" } else { "rebuilt at each horizon" }
+        )?;
+        writeln!(out, "{}", stats_table(report.outcome))?;
+    }
+    Ok(())
+}
+
+fn side_name(puzzle: &ExchangePuzzle, side: usize) -> &str {
+    puzzle.sides.get(side).map_or("-", |s| s.name.as_str())
+}
+
+fn title(report: &Report, puzzle: &ExchangePuzzle) -> String {
+    let name = puzzle.name.as_deref().map(|n| format!(" {n}:")).unwrap_or_default();
+    let removed = puzzle.board.removed_squares().count();
+    let removed = if removed > 0 { format!(", {removed} squares removed") } else { String::new() };
+    format!(
+        "{}:{name} exchange on {}x{}{removed}, {} pieces",
+        report.source,
+        puzzle.board.width(),
+        puzzle.board.height(),
+        puzzle.piece_count()
+    )
+}
+
+fn moves(n: usize) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
+    }
+}
+
+/// One line: the status, the value, the bound, and why the search ended.
+fn verdict(outcome: &Outcome, stopped: Option<&str>) -> String {
+    let proved = impossible(outcome.bound).map(|m| format!("{m} proved impossible")).unwrap_or_default();
+    let mut line = match (outcome.status, outcome.value) {
+        (Status::Optimal, Some(v)) => {
+            let proof = if v == 0 { "the start is the goal".to_string() } else { proved };
+            format!("optimal: {}; {proof}", moves(v))
+        }
+        (Status::Feasible, Some(v)) => format!("feasible: {} found; {}", moves(v), or_nothing(&proved)),
+        (Status::Infeasible, _) => match (&outcome.reason, outcome.within) {
+            (Some(reason), _) => format!("infeasible: {reason}"),
+            (None, Some(h)) => format!(
+                "infeasible within {}: no solution has {h} moves or fewer (raise --max-horizon to search further)",
+                moves(h)
+            ),
+            (None, None) => "infeasible".to_string(),
+        },
+        _ => format!("unknown: no solution found; {}", or_nothing(&proved)),
+    };
+    if let Some(why) = stopped {
+        line.push_str(&format!(" ({why})"));
+    }
+    line
+}
+
+fn or_nothing(proved: &str) -> String {
+    if proved.is_empty() {
+        "no bound proved yet".to_string()
+    } else {
+        proved.to_string()
+    }
+}
+
+/// The statistics of every solver call as an aligned table.
+fn stats_table(outcome: &Outcome) -> String {
+    let header = ["horizon", "query", "variables", "clauses", "conflicts", "seconds", "result"];
+    let mut rows: Vec<[String; 7]> = vec![header.map(String::from)];
+    for s in &outcome.stats {
+        rows.push([
+            s.horizon.to_string(),
+            match s.query {
+                Query::Goal => "goal".to_string(),
+                Query::Completeness => "all reached".to_string(),
+            },
+            s.variables.to_string(),
+            s.clauses.to_string(),
+            s.conflicts.map_or("-".to_string(), |c| c.to_string()),
+            format!("{:.3}", s.seconds),
+            match s.result {
+                Answer::Sat => "SAT".to_string(),
+                Answer::Unsat => "UNSAT".to_string(),
+            },
+        ]);
+    }
+    let widths: Vec<usize> = (0..7).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+    let mut text = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> =
+            row.iter()
+                .enumerate()
+                .map(|(c, v)| {
+                    if c == 1 || c == 6 {
+                        format!("{v:<w$}", w = widths[c])
+                    } else {
+                        format!("{v:>w$}", w = widths[c])
+                    }
+                })
+                .collect();
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(cells.join("  ").trim_end());
+    }
+    text.push_str(&format!("\ntotal {:.3} s", outcome.seconds));
+    text
+}
