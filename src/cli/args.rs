@@ -16,7 +16,11 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Solve a puzzle file (or a puzzle given inline) to proven optimality.
-    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    #[command(
+        subcommand_negates_reqs = true,
+        subcommand_precedence_over_arg = true,
+        override_usage = "knights-sat solve [OPTIONS] <PUZZLE>\n       knights-sat solve [OPTIONS] exchange [EXCHANGE FLAGS]"
+    )]
     Solve(SolveArgs),
 }
 

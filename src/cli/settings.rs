@@ -48,7 +48,13 @@ impl SolveSettings {
             Some(s) => return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {s}"))),
         };
         let (puzzle, source) = match (args.inline, args.puzzle) {
-            (Some(inline), _) => (inline::build(inline)?, inline::SOURCE.to_string()),
+            (Some(_), Some(path)) => {
+                return Err(CliError::Usage(format!(
+                    "give either a puzzle file or an inline puzzle, not both (`{}` and an inline puzzle)",
+                    path.display()
+                )))
+            }
+            (Some(inline), None) => (inline::build(inline)?, inline::SOURCE.to_string()),
             (None, Some(path)) => (load(&path)?, path.display().to_string()),
             (None, None) => {
                 return Err(CliError::Usage(

@@ -10,7 +10,13 @@
 //!   and leaves the origin empty and the destination taken;
 //! * frame axioms: a cell changes for a group only through a move of that group;
 //! * a move is never undone at once (never part of a shortest solution; sound for every query
-//!   the driver asks, which all look for shortest or loop-free sequences).
+//!   the driver asks, which all look for shortest or loop-free sequences);
+//! * two consecutive moves that touch disjoint squares (origin, destination and the squares
+//!   between) commute, so only one order is allowed: the one whose first move starts on the
+//!   lower cell. Every sequence can be sorted into that canonical order by swapping adjacent
+//!   independent moves, which keeps its length, its end position and — for shortest sequences —
+//!   the distinctness of its positions, so no answer changes; the solver is spared every
+//!   reordering of the same moves.
 //!
 //! Variables that can never be true are not created: a group's piece can stand on a cell at
 //! time `t` only if the cell is at most `t` moves from one of the group's start squares on an
@@ -36,11 +42,13 @@ pub struct ExchangeOptions {
     pub at_most_one: AtMostOne,
     /// Forbid a move followed at once by its reverse.
     pub forbid_undo: bool,
+    /// Allow only one order of two consecutive independent moves.
+    pub canonical_order: bool,
 }
 
 impl Default for ExchangeOptions {
     fn default() -> Self {
-        ExchangeOptions { at_most_one: AtMostOne::default(), forbid_undo: true }
+        ExchangeOptions { at_most_one: AtMostOne::default(), forbid_undo: true, canonical_order: true }
     }
 }
 
@@ -52,12 +60,20 @@ struct Hop {
 }
 
 /// The move variable of one step.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct MoveVar {
     group: usize,
     from: usize,
     to: usize,
+    between: Vec<usize>,
     lit: Lit,
+}
+
+impl MoveVar {
+    /// The cells the move depends on or changes.
+    fn touched(&self) -> impl Iterator<Item = usize> + '_ {
+        [self.from, self.to].into_iter().chain(self.between.iter().copied())
+    }
 }
 
 /// The incremental time-indexed encoding of one exchange puzzle.
@@ -69,6 +85,7 @@ pub struct ExchangeEncoding {
     squares: Vec<Square>,
     hops: Vec<Vec<Vec<Hop>>>,
     distance: Vec<Vec<Option<usize>>>,
+    to_goal: Vec<Vec<Option<usize>>>,
     occupancy: Vec<Vec<Option<Lit>>>,
     moves: Vec<Vec<MoveVar>>,
     vars: BasicVarManager,
@@ -109,6 +126,14 @@ impl ExchangeEncoding {
                 distances(&hops[g], starts)
             })
             .collect();
+        let to_goal = groups
+            .iter()
+            .enumerate()
+            .map(|(g, &piece)| {
+                let goals = puzzle.goal.pieces().filter(|p| p.1 == piece).map(|p| cell_of[p.0.index()]);
+                distances(&reversed(&hops[g]), goals)
+            })
+            .collect();
         let mut encoding = ExchangeEncoding {
             puzzle: puzzle.clone(),
             options,
@@ -116,6 +141,7 @@ impl ExchangeEncoding {
             squares,
             hops,
             distance,
+            to_goal,
             occupancy: Vec::new(),
             moves: Vec::new(),
             vars: BasicVarManager::default(),
@@ -199,7 +225,7 @@ impl ExchangeEncoding {
                     }
                     outgoing[g * n_cells + a].push(m);
                     incoming[g * n_cells + hop.to].push(m);
-                    moves.push(MoveVar { group: g, from: a, to: hop.to, lit: m });
+                    moves.push(MoveVar { group: g, from: a, to: hop.to, between: hop.between.clone(), lit: m });
                 }
             }
         }
@@ -236,16 +262,84 @@ impl ExchangeEncoding {
             }
         }
 
+        if self.options.canonical_order {
+            if let Some(previous) = self.moves.last() {
+                let previous = previous.clone();
+                self.order_independent(&previous, &moves, clauses);
+            }
+        }
+
         self.occupancy.push(next);
         self.moves.push(moves);
+    }
+
+    /// Forbids `earlier` followed by `later` when the two moves touch disjoint cells and the
+    /// later one starts on a lower cell: then the swapped order is the canonical one.
+    ///
+    /// Compactly, with auxiliaries over `later` (exactly one of its moves is true):
+    /// `below[a]` — its move starts on a cell below `a`; `touch[c]` — its move touches `c`.
+    /// Each earlier move `m` from `a` adds `m ∧ below[a] → ∨ touch[c]` over the cells `m` touches.
+    fn order_independent<C: CollectClauses>(&mut self, earlier: &[MoveVar], later: &[MoveVar], clauses: &mut C) {
+        let n_cells = self.squares.len();
+        let mut starting = vec![Vec::new(); n_cells];
+        let mut touching = vec![Vec::new(); n_cells];
+        for m in later {
+            starting[m.from].push(m.lit);
+            for c in m.touched() {
+                touching[c].push(m.lit);
+            }
+        }
+        let touch: Vec<Option<Lit>> = touching.iter().map(|lits| self.define_or(lits, clauses)).collect();
+        let mut below: Vec<Option<Lit>> = Vec::with_capacity(n_cells + 1);
+        below.push(None);
+        for lits in &starting {
+            let mut parts = lits.clone();
+            parts.extend(below.last().copied().flatten());
+            let next = self.define_or(&parts, clauses);
+            below.push(next);
+        }
+        for m in earlier {
+            let Some(lower) = below[m.from] else { continue };
+            let mut clause = vec![!m.lit, !lower];
+            clause.extend(m.touched().filter_map(|c| touch[c]));
+            add(clauses, clause);
+        }
+    }
+
+    /// A literal equivalent to the disjunction of `lits` (`None` if empty, i.e. false).
+    fn define_or<C: CollectClauses>(&mut self, lits: &[Lit], clauses: &mut C) -> Option<Lit> {
+        match lits {
+            [] => None,
+            [single] => Some(*single),
+            _ => {
+                let or = self.vars.new_lit();
+                for &lit in lits {
+                    add(clauses, [!lit, or]);
+                }
+                add(clauses, std::iter::once(!or).chain(lits.iter().copied()));
+                Some(or)
+            }
+        }
     }
 
     /// A fresh literal that, when true, forces the goal position after exactly `time` moves.
     ///
     /// The driver assumes it to ask "is the goal reachable in `time` moves?" and later adds its
-    /// negation once the answer is no.
+    /// negation once the answer is no. The switch also rules out, at every earlier time `t`,
+    /// the cells from which a group's piece could not reach any of its goal squares in the
+    /// `time - t` moves left, even on an empty board.
     pub fn goal_switch<C: CollectClauses>(&mut self, time: usize, clauses: &mut C) -> Lit {
         let switch = self.vars.new_lit();
+        for t in 0..time {
+            for g in 0..self.groups.len() {
+                for c in 0..self.squares.len() {
+                    let Some(lit) = self.occupancy(t, g, c) else { continue };
+                    if self.to_goal[g][c].is_none_or(|d| d > time - t) {
+                        add(clauses, [!switch, !lit]);
+                    }
+                }
+            }
+        }
         let cells: Vec<(usize, usize)> = self
             .puzzle
             .goal
@@ -285,6 +379,17 @@ impl ExchangeEncoding {
         }
         layer
     }
+}
+
+/// The hops of every cell turned around: `to` becomes the origin.
+fn reversed(hops: &[Vec<Hop>]) -> Vec<Vec<Hop>> {
+    let mut back = vec![Vec::new(); hops.len()];
+    for (from, out) in hops.iter().enumerate() {
+        for hop in out {
+            back[hop.to].push(Hop { to: from, between: hop.between.clone() });
+        }
+    }
+    back
 }
 
 /// Fewest moves from any of `starts` to each cell, on an empty board.
