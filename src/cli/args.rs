@@ -65,6 +65,14 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "ENCODING", default_value = "ladder")]
     pub at_most_one: String,
 
+    /// Do not restrict consecutive independent moves to one canonical order (for measuring).
+    #[arg(long, global = true)]
+    pub no_canonical_order: bool,
+
+    /// Do not bound the pieces' summed distance to the goal by the moves left (for measuring).
+    #[arg(long, global = true)]
+    pub no_distance_sum: bool,
+
     /// Print one JSON object (documented in the README) instead of text.
     #[arg(long, global = true)]
     pub json: bool,

@@ -66,7 +66,12 @@ impl SolveSettings {
             solver,
             incremental: !options.no_incremental || options.incremental,
             max_horizon: options.max_horizon,
-            encoding: ExchangeOptions { at_most_one, ..ExchangeOptions::default() },
+            encoding: ExchangeOptions {
+                at_most_one,
+                canonical_order: !options.no_canonical_order,
+                distance_sum: !options.no_distance_sum,
+                ..ExchangeOptions::default()
+            },
         };
         Ok(SolveSettings { puzzle, source, search, timeout, json: options.json, progress: !options.quiet })
     }

@@ -27,6 +27,8 @@
 
 use std::collections::VecDeque;
 
+use rustsat::encodings::pb::Encode as _;
+use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, GeneralizedTotalizer};
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit};
@@ -44,11 +46,19 @@ pub struct ExchangeOptions {
     pub forbid_undo: bool,
     /// Allow only one order of two consecutive independent moves.
     pub canonical_order: bool,
+    /// Under the goal switch, bound the sum over all pieces of their distances to the nearest
+    /// goal square by the number of moves left (a pseudo-Boolean constraint per time step).
+    pub distance_sum: bool,
 }
 
 impl Default for ExchangeOptions {
     fn default() -> Self {
-        ExchangeOptions { at_most_one: AtMostOne::default(), forbid_undo: true, canonical_order: true }
+        ExchangeOptions {
+            at_most_one: AtMostOne::default(),
+            forbid_undo: true,
+            canonical_order: true,
+            distance_sum: true,
+        }
     }
 }
 
@@ -87,6 +97,7 @@ pub struct ExchangeEncoding {
     distance: Vec<Vec<Option<usize>>>,
     to_goal: Vec<Vec<Option<usize>>>,
     occupancy: Vec<Vec<Option<Lit>>>,
+    distance_sums: Vec<Option<GeneralizedTotalizer>>,
     moves: Vec<Vec<MoveVar>>,
     vars: BasicVarManager,
 }
@@ -143,6 +154,7 @@ impl ExchangeEncoding {
             distance,
             to_goal,
             occupancy: Vec::new(),
+            distance_sums: Vec::new(),
             moves: Vec::new(),
             vars: BasicVarManager::default(),
         };
@@ -339,6 +351,11 @@ impl ExchangeEncoding {
                     }
                 }
             }
+            if self.options.distance_sum {
+                for lit in self.distance_sum_at_most(t, time - t, clauses) {
+                    add(clauses, [!switch, lit]);
+                }
+            }
         }
         let cells: Vec<(usize, usize)> = self
             .puzzle
@@ -357,6 +374,32 @@ impl ExchangeEncoding {
             }
         }
         switch
+    }
+
+    /// Literals that force "the pieces' distances to their nearest goal squares at time `t`
+    /// add up to at most `bound`". Each move changes that sum by at most one and it is zero in
+    /// the goal, so it never exceeds the number of moves left.
+    fn distance_sum_at_most<C: CollectClauses>(&mut self, t: usize, bound: usize, clauses: &mut C) -> Vec<Lit> {
+        while self.distance_sums.len() <= t {
+            let layer = self.distance_sums.len();
+            let n_cells = self.squares.len();
+            let terms: Vec<(Lit, usize)> = (0..self.groups.len())
+                .flat_map(|g| (0..n_cells).map(move |c| (g, c)))
+                .filter_map(|(g, c)| {
+                    let lit = self.occupancy(layer, g, c)?;
+                    // Cells without a way to the goal are excluded by unit clauses already.
+                    let d = self.to_goal[g][c]?;
+                    (d > 0).then_some((lit, d))
+                })
+                .collect();
+            self.distance_sums.push((!terms.is_empty()).then(|| terms.into_iter().collect()));
+        }
+        let Some(sum) = self.distance_sums[t].as_mut() else { return Vec::new() };
+        if bound >= sum.weight_sum() {
+            return Vec::new();
+        }
+        sum.encode_ub_change(bound..=bound, clauses, &mut self.vars).expect("clause collector out of memory");
+        sum.enforce_ub(bound).unwrap_or_default()
     }
 
     /// Reads the moves `1..=horizon` out of a satisfying assignment.
