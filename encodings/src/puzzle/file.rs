@@ -73,8 +73,21 @@ impl Context<'_> {
     fn toml_error(&self, error: &toml::de::Error) -> PuzzleError {
         let span = error.span().unwrap_or(0..0);
         let message = error.message().trim().replace('\n', " ");
-        let field = field_of_message(&message);
+        let mut field = field_of_message(&message);
+        if field.is_empty() {
+            field = self.key_on_line(span.start);
+        }
         self.error(span, &field, message)
+    }
+
+    /// The key assigned on the line holding `offset` (`board` in `board = 3x3`), if any.
+    fn key_on_line(&self, offset: usize) -> String {
+        let start = self.text[..offset.min(self.text.len())].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[start..].lines().next().unwrap_or_default();
+        match line.split_once('=') {
+            Some((key, _)) if !key.trim().is_empty() && !key.contains(['[', '"', '#']) => key.trim().to_string(),
+            _ => String::new(),
+        }
     }
 
     fn board(&self, raw: &RawExchange) -> Result<Board, PuzzleError> {

@@ -1,0 +1,108 @@
+//! Malformed and impossible puzzles: one clear message naming the file, line and field, exit
+//! code 2, and never a panic.
+
+mod common;
+
+use common::{knights_sat, puzzle_file};
+
+const SIDES: &str = "[[side]]\nname = \"white\"\nstart = [\"Na1\", \"Nc1\"]\n\n[[side]]\nname = \"black\"\nstart = [\"Na3\", \"Nc3\"]\n";
+
+/// Runs `solve` on `text` and checks the message names `file:line` and `field`.
+fn rejects(name: &str, text: &str, line: usize, field: &str, says: &str) {
+    let path = puzzle_file(name, text);
+    let run = knights_sat(&["solve", path.to_str().unwrap()]);
+    let message = run.stderr.trim();
+    assert_eq!(run.code, 2, "{name}: exit code; stderr: {message}");
+    assert!(!message.contains("panicked"), "{name}: {message}");
+    assert!(run.stdout.is_empty(), "{name}: nothing on stdout: {}", run.stdout);
+    assert_eq!(message.lines().count(), 1, "{name}: one line: {message}");
+    let location = format!("{}:{line}:", path.display());
+    assert!(message.contains(&location), "{name}: expected `{location}` in: {message}");
+    assert!(message.contains(field), "{name}: expected field `{field}` in: {message}");
+    assert!(message.contains(says), "{name}: expected `{says}` in: {message}");
+}
+
+#[test]
+fn unknown_piece() {
+    let text = format!("kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n\n{}", SIDES.replace("\"Nc1\"", "\"Xc1\""));
+    rejects("unknown-piece.toml", &text, 7, "side[0].start[1]", "Xc1");
+}
+
+#[test]
+fn square_off_the_board() {
+    let text = format!("kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n\n{}", SIDES.replace("\"Na3\"", "\"Nd3\""));
+    rejects("off-board.toml", &text, 11, "side[1].start[0]", "off the 3x3 board");
+}
+
+#[test]
+fn two_pieces_on_one_square() {
+    let text = format!("kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n\n{}", SIDES.replace("\"Na3\"", "\"Na1\""));
+    rejects("two-on-one.toml", &text, 11, "side[1].start[0]", "two pieces on a1");
+}
+
+#[test]
+fn start_and_goal_with_different_counts() {
+    let text = "kind = \"exchange\"\nboard = \"3x3\"\n\n[[side]]\nname = \"white\"\nstart = [\"Na1\", \"Nc1\"]\n\
+                goal = [\"Na3\"]\n";
+    rejects("count.toml", text, 7, "side[0].goal", "2 knight(s) at the start but 1 in the goal");
+}
+
+#[test]
+fn unknown_field() {
+    let text = format!("kind = \"exchange\"\nboard = \"3x3\"\nswap = true\ncolour = \"red\"\n\n{SIDES}");
+    rejects("unknown-field.toml", &text, 4, "colour", "unknown field");
+}
+
+#[test]
+fn unknown_field_in_a_side() {
+    let text = format!(
+        "kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n\n{}",
+        SIDES.replace("name = \"black\"", "name = \"black\"\nteam = 2")
+    );
+    rejects("unknown-side-field.toml", &text, 11, "team", "unknown field");
+}
+
+#[test]
+fn bad_board_size_kind_and_syntax() {
+    rejects("size.toml", &format!("kind = \"exchange\"\nboard = \"3by3\"\nswap = true\n{SIDES}"), 2, "board", "3by3");
+    rejects("huge.toml", &format!("kind = \"exchange\"\nboard = \"0x3\"\nswap = true\n{SIDES}"), 2, "board", "0x3");
+    rejects("kind.toml", &format!("kind = \"exchnage\"\nboard = \"3x3\"\n{SIDES}"), 1, "kind", "exchnage");
+    rejects("syntax.toml", "kind = \"exchange\"\nboard = 3x3\n", 2, "board", "");
+    rejects(
+        "pawns.toml",
+        &format!(
+            "kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n{}",
+            SIDES.replace("name = \"white\"", "name = \"white\"\npawns = \"sideways\"")
+        ),
+        6,
+        "side[0].pawns",
+        "sideways",
+    );
+}
+
+#[test]
+fn missing_file_and_not_utf8() {
+    let run = knights_sat(&["solve", "no/such/puzzle.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no/such/puzzle.toml") && run.stderr.contains("cannot read"), "{}", run.stderr);
+    let path = puzzle_file("binary.toml", "");
+    std::fs::write(&path, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let run = knights_sat(&["solve", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"));
+}
+
+#[test]
+fn bad_inline_puzzles_name_the_flag() {
+    for (args, flag) in [
+        (vec!["--board", "3x3", "--white", "Na9", "--swap"], "--white"),
+        (vec!["--board", "3x3", "--white", "Na1", "--black", "Na1", "--swap"], "--black"),
+        (vec!["--board", "3x3", "--white", "Qa1", "--goal-white", "Qa2,Qb2"], "--goal"),
+        (vec!["--board", "3x", "--white", "Na1", "--swap"], "--board"),
+    ] {
+        let run = knights_sat(&[&["solve", "exchange"][..], &args].concat());
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("command line") && run.stderr.contains(flag), "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"));
+    }
+}

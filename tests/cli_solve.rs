@@ -1,0 +1,148 @@
+//! The `solve` command as a user runs it: text and JSON output, inline puzzles, horizon limits,
+//! infeasible puzzles, timeouts and exit codes.
+
+mod common;
+
+use common::{knights_sat, puzzle_file};
+use serde_json::Value;
+
+fn json(args: &[&str]) -> (i32, Value) {
+    let run = knights_sat(args);
+    let value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout));
+    (run.code, value)
+}
+
+#[test]
+fn text_output_shows_optimum_proof_moves_diagrams_and_work() {
+    let run = knights_sat(&["solve", "--incremental", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("optimal: 16 moves; 15 moves proved impossible"), "{out}");
+    assert!(out.contains("  1. N"), "moves in algebraic notation: {out}");
+    assert!(out.contains("16. N"), "{out}");
+    assert!(out.contains("3 n . n"), "the start diagram: {out}");
+    assert!(out.contains("horizon  query"), "the work table: {out}");
+    assert!(out.lines().any(|l| l.trim_start().starts_with("15  goal") && l.ends_with("UNSAT")), "{out}");
+    assert!(run.stderr.is_empty(), "no progress display when stderr is not a terminal: {}", run.stderr);
+}
+
+#[test]
+fn json_output_has_the_documented_fields() {
+    let (code, v) = json(&["solve", "--json", "puzzles/guarini.toml"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["value"], 16);
+    assert_eq!(v["bound"], 16);
+    assert_eq!(v["solver"], "varisat");
+    assert_eq!(v["incremental"], true);
+    assert_eq!(v["puzzle"]["board"], "3x3");
+    let moves = v["solution"]["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 16);
+    assert_eq!(moves[0]["piece"], "knight");
+    assert!(moves[0]["notation"].as_str().unwrap().starts_with('N'));
+    let stats = v["stats"].as_array().expect("stats");
+    let last = stats.last().unwrap();
+    assert_eq!((last["horizon"].as_u64(), last["result"].as_str()), (Some(16), Some("sat")));
+    for field in ["variables", "clauses", "conflicts", "seconds", "query"] {
+        assert!(last.get(field).is_some(), "stats entries carry `{field}`");
+    }
+}
+
+#[test]
+fn inline_puzzle_equals_the_file() {
+    let (code, v) =
+        json(&["solve", "exchange", "--board", "3x3", "--white", "Na1,Nc1", "--black", "Na3,Nc3", "--swap", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["value"], 16);
+    let (code, v) = json(&[
+        "solve",
+        "--json",
+        "--no-incremental",
+        "exchange",
+        "--board",
+        "3x3",
+        "--white",
+        "Na1,Nc1",
+        "--black",
+        "Na3,Nc3",
+        "--goal-white",
+        "Na3,Nc3",
+        "--goal-black",
+        "Na1,Nc1",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!((v["value"].as_u64(), v["incremental"].as_bool()), (Some(16), Some(false)));
+}
+
+#[test]
+fn horizon_limit_reports_infeasible_within() {
+    let run = knights_sat(&["solve", "--max-horizon", "5", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 3);
+    assert!(run.stdout.contains("infeasible within 5 moves"), "{}", run.stdout);
+    let (code, v) = json(&["solve", "--max-horizon", "5", "--json", "puzzles/guarini.toml"]);
+    assert_eq!(code, 3);
+    assert_eq!(
+        (v["status"].as_str(), v["within"].as_u64(), v["bound"].as_u64()),
+        (Some("infeasible"), Some(5), Some(6))
+    );
+}
+
+#[test]
+fn unreachable_goals_are_proved_infeasible() {
+    // A bishop never changes the colour of its square.
+    let (code, v) = json(&["solve", "--json", "exchange", "--board", "2x2", "--white", "Ba1", "--goal-white", "Bb1"]);
+    assert_eq!(code, 3);
+    assert_eq!((v["status"].as_str(), v["within"].as_u64()), (Some("infeasible"), None));
+    // Two rooks on one rank cannot pass each other: no static obstruction, the search proves it.
+    let (code, v) =
+        json(&["solve", "--json", "exchange", "--board", "3x1", "--white", "Ra1", "--black", "Rc1", "--swap"]);
+    assert_eq!(code, 3);
+    assert_eq!((v["status"].as_str(), v["within"].as_u64()), (Some("infeasible"), None));
+    assert!(v["reason"].as_str().unwrap().contains("reachable"), "{v}");
+}
+
+#[test]
+fn timeout_reports_what_is_known() {
+    // Knights swapped on 4x4 with the encoding's refinements off: far beyond a fraction of a second.
+    let file = puzzle_file(
+        "slow.toml",
+        "kind = \"exchange\"\nboard = \"4x4\"\nswap = true\n\
+         [[side]]\nname = \"white\"\nstart = [\"Na1\", \"Nb1\", \"Nc1\", \"Nd1\"]\n\
+         [[side]]\nname = \"black\"\nstart = [\"Na4\", \"Nb4\", \"Nc4\", \"Nd4\"]\n",
+    );
+    let path = file.to_str().unwrap();
+    let (code, v) = json(&["solve", path, "--json", "--timeout", "0.5", "--no-distance-sum", "--no-canonical-order"]);
+    assert_eq!(code, 4, "{v}");
+    assert_eq!(v["status"], "unknown");
+    assert!(v["stopped"].as_str().unwrap().contains("time limit"));
+    assert!(v["bound"].as_u64().unwrap() >= 1, "some horizons were refuted: {v}");
+}
+
+#[test]
+fn unknown_solver_and_bad_flags_are_usage_errors() {
+    let run = knights_sat(&["solve", "--solver", "minisat", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unknown solver `minisat`"), "{}", run.stderr);
+    let run = knights_sat(&["solve", "--at-most-one", "magic", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("ladder"), "{}", run.stderr);
+    let run = knights_sat(&["solve", "--timeout", "-1", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 2);
+}
+
+#[cfg(not(feature = "cadical"))]
+#[test]
+fn cadical_without_the_feature_says_how_to_get_it() {
+    let run = knights_sat(&["solve", "--solver", "cadical", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--features cadical") && run.stderr.contains("libclang-dev"), "{}", run.stderr);
+}
+
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_gives_the_same_optimum() {
+    let (code, v) = json(&["solve", "--solver", "cadical", "--json", "puzzles/guarini.toml"]);
+    assert_eq!(code, 0);
+    assert_eq!((v["value"].as_u64(), v["solver"].as_str()), (Some(16), Some("cadical")));
+    assert!(v["stats"][0]["conflicts"].is_u64(), "CaDiCaL reports its conflicts");
+}
