@@ -4,44 +4,48 @@
 use knights_sat_encodings::geometry::{Board, Piece, PieceKind, Square};
 use knights_sat_encodings::puzzle::Position;
 
-/// The two characters drawn for a square: `.` empty, `#` removed, a piece letter otherwise —
-/// upper case for the first side, lower case for the second, and the letter followed by the
-/// side's number for any further side.
-fn cell(board: &Board, position: &Position, square: Square) -> String {
-    if board.is_removed(square) {
-        return "# ".to_string();
-    }
-    match position.get(square) {
-        None => ". ".to_string(),
-        Some(Piece { side, kind }) => piece_glyph(side, kind),
-    }
+/// What is drawn for a square, padded to `width`: `.` empty, `#` removed, a piece letter
+/// otherwise — upper case for the first side, lower case for the second, and the letter followed
+/// by the side's number for any further side.
+fn cell(board: &Board, position: &Position, square: Square, width: usize) -> String {
+    let text = if board.is_removed(square) {
+        "#".to_string()
+    } else {
+        match position.get(square) {
+            None => ".".to_string(),
+            Some(Piece { side, kind }) => piece_glyph(side, kind),
+        }
+    };
+    format!("{text:<width$}")
 }
 
-fn piece_glyph(side: usize, kind: PieceKind) -> String {
+/// The letters for a piece of `side`: `N`, `n`, `N3`, `N4`, …
+pub fn piece_glyph(side: usize, kind: PieceKind) -> String {
     let letter = kind.letter();
     match side {
-        0 => format!("{} ", letter.to_ascii_uppercase()),
-        1 => format!("{} ", letter.to_ascii_lowercase()),
+        0 => letter.to_ascii_uppercase().to_string(),
+        1 => letter.to_ascii_lowercase().to_string(),
         n => format!("{}{}", letter.to_ascii_uppercase(), n + 1),
     }
 }
 
 /// A board with its pieces, one string per line, rank numbers on the left and file letters
-/// below.
-pub fn board_diagram(board: &Board, position: &Position) -> Vec<String> {
+/// below. Squares are two characters wide, three when a third side takes part (`sides`).
+pub fn board_diagram(board: &Board, position: &Position, sides: usize) -> Vec<String> {
+    let width = if sides > 2 { 3 } else { 2 };
     let label_width = board.height().to_string().len();
     let mut lines = Vec::with_capacity(board.height() + 1);
     for rank in (0..board.height()).rev() {
         let mut line = format!("{:>label_width$} ", rank + 1);
         for file in 0..board.width() {
             let square = Square((rank * board.width() + file) as u16);
-            line.push_str(&cell(board, position, square));
+            line.push_str(&cell(board, position, square, width));
         }
         lines.push(line.trim_end().to_string());
     }
     let mut files = " ".repeat(label_width + 1);
     for file in 0..board.width() {
-        files.push_str(&format!("{:<2}", board.file_name(file)));
+        files.push_str(&format!("{:<width$}", board.file_name(file)));
     }
     lines.push(files.trim_end().to_string());
     lines
@@ -87,7 +91,7 @@ mod tests {
         let mut position = Position::empty(board.area());
         position.place(board.square(0, 0).unwrap(), Piece { side: 0, kind: PieceKind::Knight }).unwrap();
         position.place(board.square(2, 1).unwrap(), Piece { side: 1, kind: PieceKind::Knight }).unwrap();
-        assert_eq!(board_diagram(&board, &position), vec!["2 . . n", "1 N . .", "  a b c"]);
+        assert_eq!(board_diagram(&board, &position, 2), vec!["2 . . n", "1 N . .", "  a b c"]);
     }
 
     #[test]

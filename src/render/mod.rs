@@ -10,7 +10,7 @@ use knights_sat_encodings::puzzle::Puzzle;
 use crate::driver::Outcome;
 use crate::solver::SolverKind;
 
-pub use diagram::{board_diagram, side_by_side};
+pub use diagram::{board_diagram, piece_glyph, side_by_side};
 pub use json::json;
 pub use text::text;
 

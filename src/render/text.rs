@@ -29,7 +29,7 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "{}", line.trim_end())?;
         }
         writeln!(out)?;
-        writeln!(out, "Positions (upper case: {}; lower case: {})", side_name(puzzle, 0), side_name(puzzle, 1))?;
+        writeln!(out, "Positions ({})", legend(puzzle))?;
         // The driver only reports replayed solutions, so this replay cannot fail.
         if let Ok(positions) = replay_exchange(puzzle, moves) {
             let blocks: Vec<(String, Vec<String>)> = positions
@@ -41,7 +41,7 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     } else {
                         format!("{i}. {}", moves[i - 1].notation(&puzzle.board))
                     };
-                    (title, board_diagram(&puzzle.board, p))
+                    (title, board_diagram(&puzzle.board, p, puzzle.sides.len()))
                 })
                 .collect();
             write!(out, "{}", side_by_side(&blocks, WIDTH))?;
@@ -49,8 +49,8 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     } else if report.outcome.status != Status::Optimal {
         writeln!(out)?;
         let blocks = [
-            ("start".to_string(), board_diagram(&puzzle.board, &puzzle.start)),
-            ("goal".to_string(), board_diagram(&puzzle.board, &puzzle.goal)),
+            ("start".to_string(), board_diagram(&puzzle.board, &puzzle.start, puzzle.sides.len())),
+            ("goal".to_string(), board_diagram(&puzzle.board, &puzzle.goal, puzzle.sides.len())),
         ];
         write!(out, "{}", side_by_side(&blocks, WIDTH))?;
     }
@@ -67,14 +67,29 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-fn side_name(puzzle: &ExchangePuzzle, side: usize) -> &str {
-    puzzle.sides.get(side).map_or("-", |s| s.name.as_str())
+/// Which letters stand for which side, e.g. `upper case: white; lower case: black`.
+fn legend(puzzle: &ExchangePuzzle) -> String {
+    let parts: Vec<String> = puzzle
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| match i {
+            0 => format!("upper case: {}", side.name),
+            1 => format!("lower case: {}", side.name),
+            n => format!("letter and {}: {}", n + 1, side.name),
+        })
+        .collect();
+    parts.join("; ")
 }
 
 fn title(report: &Report, puzzle: &ExchangePuzzle) -> String {
     let name = puzzle.name.as_deref().map(|n| format!(" {n}:")).unwrap_or_default();
     let removed = puzzle.board.removed_squares().count();
-    let removed = if removed > 0 { format!(", {removed} squares removed") } else { String::new() };
+    let removed = match removed {
+        0 => String::new(),
+        1 => ", 1 square removed".to_string(),
+        n => format!(", {n} squares removed"),
+    };
     format!(
         "{}:{name} exchange on {}x{}{removed}, {} pieces",
         report.source,
