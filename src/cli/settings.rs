@@ -1,7 +1,7 @@
 //! Validated settings: the raw flags checked and combined, and the puzzle loaded, before any
 //! search starts.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
 
 use knights_sat::driver::ExchangeSearch;
@@ -77,6 +77,6 @@ impl SolveSettings {
     }
 }
 
-fn load(path: &PathBuf) -> Result<Puzzle, CliError> {
+fn load(path: &Path) -> Result<Puzzle, CliError> {
     Ok(puzzle::load(path)?)
 }
