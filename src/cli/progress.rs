@@ -39,6 +39,9 @@ impl Progress {
             Event::Trying { horizon, query: Query::Completeness } => {
                 self.bar.set_message(format!("checking whether every position is reachable in under {horizon} moves"));
             }
+            Event::Trying { horizon, query: Query::Invariant } => {
+                self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
+            }
             Event::Step(step) if step.query == Query::Goal && step.result == Answer::Unsat => {
                 self.bar.set_prefix(format!("{} moves impossible", step.horizon));
             }

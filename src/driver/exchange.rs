@@ -6,10 +6,12 @@
 //! and learnt clauses carry over. Without `incremental`, the formula is rebuilt at each horizon
 //! so that the gain can be measured.
 //!
-//! Unreachable goals are recognised in two ways: a static obstruction (some pieces cannot reach
-//! their goal squares even on an empty board), and a completeness query at horizons 1, 2, 4, …
-//! and at the limit: when no route of `h` moves visits `h + 1` different positions, every
-//! reachable position is reachable in fewer than `h` moves, and none of those was the goal.
+//! Unreachable goals are recognised in three ways: a static obstruction (some pieces cannot
+//! reach their goal squares even on an empty board); an inductive invariant that excludes the
+//! goal, searched by IC3 ([`InvariantSearch`]) at horizons 1, 2, 4, … and at the limit; and a
+//! completeness query at the same horizons: when no route of `h` moves visits `h + 1`
+//! different positions, every reachable position is reachable in fewer than `h` moves, and none
+//! of those was the goal.
 
 use std::time::Instant;
 
@@ -20,6 +22,7 @@ use knights_sat_encodings::puzzle::ExchangePuzzle;
 use rustsat::instances::Cnf;
 use rustsat::types::Lit;
 
+use super::invariant::{InvariantSearch, Reachability};
 use super::{Event, Knowledge, Outcome, Query, StepStats};
 use crate::solver::{Answer, SatSolver, SolverError, SolverKind};
 use crate::Error;
@@ -69,6 +72,8 @@ pub fn solve_exchange(
     }
     let mut goal_formula: Option<Formula> = None;
     let mut completeness: Option<Formula> = None;
+    let mut invariant: Option<InvariantSearch> = None;
+    let mut reachable = false;
     for horizon in 0..=search.max_horizon {
         emit(Event::Trying { horizon, query: Query::Goal });
         let clock = Instant::now();
@@ -87,7 +92,40 @@ pub fn solve_exchange(
             emit(Event::Solution(moves));
             return Ok(knowledge.outcome(started.elapsed(), None));
         }
-        if horizon > 0 && (horizon.is_power_of_two() || horizon == search.max_horizon) {
+        if !reachable && horizon > 0 && (horizon.is_power_of_two() || horizon == search.max_horizon) {
+            emit(Event::Trying { horizon, query: Query::Invariant });
+            let clock = Instant::now();
+            let ic3 = match invariant.as_mut() {
+                Some(ic3) => ic3,
+                None => invariant.insert(InvariantSearch::new(puzzle, search.solver, search.encoding)?),
+            };
+            let before = ic3.conflicts();
+            let reach = ic3.advance_to(horizon)?;
+            emit(Event::Step(StepStats {
+                horizon,
+                query: Query::Invariant,
+                variables: ic3.variables(),
+                clauses: ic3.clauses(),
+                conflicts: ic3.conflicts().zip(before).map(|(a, b)| a.saturating_sub(b)),
+                seconds: clock.elapsed().as_secs_f64(),
+                result: if matches!(reach, Reachability::Unreachable { .. }) { Answer::Unsat } else { Answer::Sat },
+            }));
+            match reach {
+                Reachability::Unreachable { frame, lemmas } => {
+                    emit(Event::Infeasible(format!(
+                        "an inductive invariant of {lemmas} clauses (IC3, frame {frame}) holds at the start, \
+                         is kept by every move, and excludes the goal"
+                    )));
+                    return Ok(knowledge.outcome(started.elapsed(), None));
+                }
+                Reachability::Reachable => {
+                    // IC3 met a route to the goal (maybe longer than the horizon): the goal is
+                    // reachable, and only the horizon search remains to find the shortest route.
+                    reachable = true;
+                    continue;
+                }
+                Reachability::NotWithin(_) => {}
+            }
             emit(Event::Trying { horizon, query: Query::Completeness });
             let clock = Instant::now();
             let formula = match completeness.as_mut() {

@@ -6,7 +6,9 @@
 //! timeout or Ctrl-C) folds the events it has seen and reports what is known at that moment.
 
 mod exchange;
+mod invariant;
 mod outcome;
 
 pub use exchange::{solve_exchange, ExchangeSearch};
+pub use invariant::{InvariantSearch, Reachability};
 pub use outcome::{Event, Knowledge, Outcome, Query, Status, StepStats};

@@ -16,6 +16,9 @@ pub enum Query {
     /// "Is there a route of `horizon` moves through pairwise different positions?" An UNSAT
     /// answer proves that every reachable position is reachable in fewer moves.
     Completeness,
+    /// "Can the goal be reached at all?", asked by property-directed reachability (IC3) up to
+    /// `horizon` frames. UNSAT: an inductive invariant excludes the goal. SAT: none found yet.
+    Invariant,
 }
 
 /// The statistics of one solver call.

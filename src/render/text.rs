@@ -150,6 +150,7 @@ fn stats_table(outcome: &Outcome) -> String {
             match s.query {
                 Query::Goal => "goal".to_string(),
                 Query::Completeness => "all reached".to_string(),
+                Query::Invariant => "invariant".to_string(),
             },
             s.variables.to_string(),
             s.clauses.to_string(),

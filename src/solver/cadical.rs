@@ -42,4 +42,9 @@ impl SatSolver for Cadical {
     fn conflicts(&self) -> Option<u64> {
         Some(self.solver.conflicts() as u64)
     }
+
+    fn failed_assumptions(&mut self) -> Vec<Lit> {
+        // RustSAT's core is a clause of negated assumptions.
+        self.solver.core().map(|core| core.into_iter().map(|l| !l).collect()).unwrap_or_default()
+    }
 }

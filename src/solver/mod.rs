@@ -43,6 +43,9 @@ pub trait SatSolver {
     fn value(&self, lit: Lit) -> bool;
     /// Conflicts since the solver was created, where the backend can tell.
     fn conflicts(&self) -> Option<u64>;
+    /// After [`Answer::Unsat`]: assumptions of the last call that already contradict the
+    /// formula (possibly all of them, never one that was not assumed).
+    fn failed_assumptions(&mut self) -> Vec<Lit>;
 }
 
 /// The SAT backends knights-sat can run.

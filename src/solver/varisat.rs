@@ -62,4 +62,9 @@ impl SatSolver for Varisat {
     fn conflicts(&self) -> Option<u64> {
         None
     }
+
+    fn failed_assumptions(&mut self) -> Vec<Lit> {
+        let core = self.solver.failed_core().unwrap_or_default();
+        core.iter().map(|l| Lit::new(l.index() as u32, l.is_negative())).collect()
+    }
 }

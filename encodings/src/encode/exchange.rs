@@ -27,15 +27,17 @@
 
 use std::collections::VecDeque;
 
+use rustsat::encodings::card::{BoundBoth, Totalizer};
 use rustsat::encodings::pb::Encode as _;
 use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, GeneralizedTotalizer};
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::constraints::CardConstraint;
 use rustsat::types::{Clause, Lit};
 
 use super::AtMostOne;
 use crate::geometry::{move_steps, Piece, Square};
-use crate::puzzle::{ExchangePuzzle, Move};
+use crate::puzzle::{ExchangePuzzle, Move, Position};
 
 /// Choices that change the formula but never the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,11 +102,59 @@ pub struct ExchangeEncoding {
     distance_sums: Vec<Option<GeneralizedTotalizer>>,
     moves: Vec<Vec<MoveVar>>,
     vars: BasicVarManager,
+    /// Every layer holds every cell a group can ever reach (the transition relation).
+    free: bool,
 }
 
 impl ExchangeEncoding {
     /// Starts the encoding of `puzzle` at horizon 0, writing the start position into `clauses`.
     pub fn new<C: CollectClauses>(puzzle: &ExchangePuzzle, options: ExchangeOptions, clauses: &mut C) -> Self {
+        let mut encoding = Self::unconstrained(puzzle, options, false);
+        let layer = encoding.new_layer(0);
+        for lit in layer.iter().flatten() {
+            add(clauses, [*lit]);
+        }
+        encoding.occupancy.push(layer);
+        encoding
+    }
+
+    /// The transition relation of `puzzle`: time 0 is any position with the puzzle's pieces on
+    /// squares they can reach from the start (one piece per square, each group's count kept),
+    /// and [`extend`](Self::extend) adds one move or none to time 1. This is the formula that
+    /// invariant-finding searches reason over.
+    pub fn transition<C: CollectClauses>(puzzle: &ExchangePuzzle, options: ExchangeOptions, clauses: &mut C) -> Self {
+        let options = ExchangeOptions { forbid_undo: false, canonical_order: false, distance_sum: false, ..options };
+        let mut encoding = Self::unconstrained(puzzle, options, true);
+        let layer = encoding.new_layer(0);
+        let n_cells = encoding.squares.len();
+        for c in 0..n_cells {
+            let lits: Vec<Lit> = (0..encoding.groups.len()).filter_map(|g| layer[g * n_cells + c]).collect();
+            encoding.options.at_most_one.encode(&lits, clauses, &mut encoding.vars);
+        }
+        let counts = puzzle.start.counts();
+        for (g, group) in encoding.groups.iter().enumerate() {
+            let lits: Vec<Lit> = layer[g * n_cells..(g + 1) * n_cells].iter().flatten().copied().collect();
+            let constraint = CardConstraint::new_eq(lits, counts[group]);
+            Totalizer::encode_constr(constraint, clauses, &mut encoding.vars)
+                .expect("every group fits on the squares it starts from");
+        }
+        encoding.occupancy.push(layer);
+        encoding
+    }
+
+    /// The `(group, cell)` pairs that a position occupies, in this encoding's numbering.
+    pub fn cells_of(&self, position: &Position) -> Vec<(usize, usize)> {
+        position
+            .pieces()
+            .filter_map(|(square, piece)| {
+                let g = self.groups.iter().position(|&p| p == piece)?;
+                let c = self.squares.iter().position(|&s| s == square)?;
+                Some((g, c))
+            })
+            .collect()
+    }
+
+    fn unconstrained(puzzle: &ExchangePuzzle, options: ExchangeOptions, free: bool) -> Self {
         let board = &puzzle.board;
         let squares: Vec<Square> = board.squares().collect();
         let mut cell_of = vec![usize::MAX; board.area()];
@@ -145,7 +195,7 @@ impl ExchangeEncoding {
                 distances(&reversed(&hops[g]), goals)
             })
             .collect();
-        let mut encoding = ExchangeEncoding {
+        ExchangeEncoding {
             puzzle: puzzle.clone(),
             options,
             groups,
@@ -157,13 +207,8 @@ impl ExchangeEncoding {
             distance_sums: Vec::new(),
             moves: Vec::new(),
             vars: BasicVarManager::default(),
-        };
-        let layer = encoding.new_layer(0);
-        for lit in layer.iter().flatten() {
-            add(clauses, [*lit]);
+            free,
         }
-        encoding.occupancy.push(layer);
-        encoding
     }
 
     /// The puzzle being encoded.
@@ -242,9 +287,12 @@ impl ExchangeEncoding {
             }
         }
 
-        // Exactly one move per step.
+        // Exactly one move per step; at most one in the transition relation, where a position
+        // may also stay as it is (so that positions without a legal move keep a successor).
         let lits: Vec<Lit> = moves.iter().map(|m| m.lit).collect();
-        add(clauses, lits.iter().copied());
+        if !self.free {
+            add(clauses, lits.iter().copied());
+        }
         self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
 
         // Frame axioms: a cell changes for a group only through a move of that group.
@@ -411,12 +459,13 @@ impl ExchangeEncoding {
             .collect()
     }
 
-    /// Creates the occupancy variables of time `t` for the cells each group can reach by then.
+    /// Creates the occupancy variables of time `t` for the cells each group can reach by then
+    /// (or ever, in the transition relation).
     fn new_layer(&mut self, t: usize) -> Vec<Option<Lit>> {
         let mut layer = Vec::with_capacity(self.groups.len() * self.squares.len());
         for g in 0..self.groups.len() {
             for c in 0..self.squares.len() {
-                let reachable = self.distance[g][c].is_some_and(|d| d <= t);
+                let reachable = self.distance[g][c].is_some_and(|d| self.free || d <= t);
                 layer.push(reachable.then(|| self.vars.new_lit()));
             }
         }

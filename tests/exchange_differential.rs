@@ -1,0 +1,212 @@
+//! Differential test: on hundreds of random small exchange puzzles, the SAT driver's optimum
+//! equals the optimum of a breadth-first search over positions (which shares no code with the
+//! encodings), including on puzzles whose goal is unreachable.
+
+use knights_sat::driver::{solve_exchange, ExchangeSearch, Status};
+use knights_sat::encodings::check::replay_exchange;
+use knights_sat::encodings::encode::exchange::ExchangeOptions;
+use knights_sat::encodings::encode::AtMostOne;
+use knights_sat::encodings::geometry::{move_steps, Board, PawnDirection, Piece, PieceKind, Square};
+use knights_sat::encodings::ground_truth::exchange::shortest_exchange;
+use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
+use knights_sat::solver::SolverKind;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const INSTANCES: usize = 240;
+const BFS_BUDGET: usize = 200_000;
+
+/// How the goal of a random puzzle is made.
+#[derive(Clone, Copy, Debug)]
+enum GoalKind {
+    /// A random walk of legal moves from the start: always reachable.
+    Walk,
+    /// The same pieces placed at random: often unreachable.
+    Scatter,
+    /// Two sides with the same pieces exchange places.
+    Swap,
+}
+
+fn random_kind(rng: &mut ChaCha8Rng) -> PieceKind {
+    match rng.random_range(0..20) {
+        0..=5 => PieceKind::Knight,
+        6..=8 => PieceKind::Rook,
+        9..=11 => PieceKind::Bishop,
+        12..=13 => PieceKind::Queen,
+        14..=17 => PieceKind::King,
+        _ => PieceKind::Pawn,
+    }
+}
+
+fn random_board(rng: &mut ChaCha8Rng) -> Board {
+    loop {
+        let (w, h) = (rng.random_range(1..=4), rng.random_range(1..=4));
+        if w * h < 3 {
+            continue;
+        }
+        let mut board = Board::new(w, h).unwrap();
+        if w * h >= 6 && rng.random_bool(0.2) {
+            board.remove(Square(rng.random_range(0..w * h) as u16));
+        }
+        return board;
+    }
+}
+
+/// Places `pieces` on distinct random squares.
+fn scatter(rng: &mut ChaCha8Rng, board: &Board, pieces: &[Piece]) -> Position {
+    let mut squares: Vec<Square> = board.squares().collect();
+    let mut position = Position::empty(board.area());
+    for &piece in pieces {
+        let square = squares.swap_remove(rng.random_range(0..squares.len()));
+        position.place(square, piece).unwrap();
+    }
+    position
+}
+
+/// Plays up to `steps` random legal moves.
+fn walk(rng: &mut ChaCha8Rng, puzzle_sides: &[Side], board: &Board, start: &Position, steps: usize) -> Position {
+    let mut position = start.clone();
+    for _ in 0..steps {
+        let mut options = Vec::new();
+        for (from, piece) in position.pieces() {
+            for step in move_steps(board, piece.kind, from, puzzle_sides[piece.side].pawns) {
+                let free = |s: &Square| position.get(*s).is_none();
+                if free(&step.to) && step.between.iter().all(free) {
+                    options.push((from, step.to, piece));
+                }
+            }
+        }
+        if options.is_empty() {
+            break;
+        }
+        let (from, to, piece) = options[rng.random_range(0..options.len())];
+        position.take(from);
+        position.place(to, piece).unwrap();
+    }
+    position
+}
+
+fn random_puzzle(rng: &mut ChaCha8Rng) -> (ExchangePuzzle, GoalKind) {
+    let board = random_board(rng);
+    let usable = board.squares().count();
+    let goal_kind = match rng.random_range(0..10) {
+        0..=3 => GoalKind::Walk,
+        4..=6 => GoalKind::Scatter,
+        _ => GoalKind::Swap,
+    };
+    let n_sides = match goal_kind {
+        GoalKind::Swap => 2,
+        _ => rng.random_range(1..=3),
+    };
+    let sides: Vec<Side> = (0..n_sides)
+        .map(|i| Side {
+            name: format!("side{i}"),
+            pawns: if i == 1 || (i == 2 && rng.random_bool(0.5)) { PawnDirection::Down } else { PawnDirection::Up },
+        })
+        .collect();
+    let most = 6.min(usable - 1);
+    let pieces: Vec<Piece> = match goal_kind {
+        GoalKind::Swap => {
+            let per_side = rng.random_range(1..=(most / 2).max(1));
+            let kinds: Vec<PieceKind> = (0..per_side).map(|_| random_kind(rng)).collect();
+            (0..2).flat_map(|side| kinds.iter().map(move |&kind| Piece { side, kind })).collect()
+        }
+        _ => (0..rng.random_range(1..=most))
+            .map(|_| Piece { side: rng.random_range(0..n_sides), kind: random_kind(rng) })
+            .collect(),
+    };
+    let start = scatter(rng, &board, &pieces);
+    let goal = match goal_kind {
+        GoalKind::Walk => {
+            let steps = rng.random_range(1..=14);
+            walk(rng, &sides, &board, &start, steps)
+        }
+        GoalKind::Scatter => scatter(rng, &board, &pieces),
+        GoalKind::Swap => {
+            let mut goal = Position::empty(board.area());
+            for (square, piece) in start.pieces() {
+                goal.place(square, Piece { side: 1 - piece.side, kind: piece.kind }).unwrap();
+            }
+            goal
+        }
+    };
+    (ExchangePuzzle::new(None, board, sides, start, goal).expect("same pieces at start and goal"), goal_kind)
+}
+
+/// The search settings for instance `i`: every at-most-one encoding, incremental or not, the
+/// refinements on or off, and CaDiCaL on every third instance when it is built in.
+fn settings(i: usize) -> ExchangeSearch {
+    let at_most_one = AtMostOne::from_name(AtMostOne::NAMES[i % AtMostOne::NAMES.len()]).unwrap();
+    let refined = i % 7 != 3;
+    let solver =
+        if SolverKind::Cadical.is_available() && i % 3 == 0 { SolverKind::Cadical } else { SolverKind::Varisat };
+    ExchangeSearch {
+        solver,
+        incremental: i % 4 != 1,
+        encoding: ExchangeOptions {
+            at_most_one,
+            forbid_undo: refined,
+            canonical_order: refined,
+            distance_sum: refined,
+        },
+        ..ExchangeSearch::default()
+    }
+}
+
+#[test]
+fn sat_optimum_equals_breadth_first_search() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x006b_6e69_6768_7473);
+    let (mut feasible, mut infeasible, mut skipped) = (0, 0, 0);
+    let mut i = 0;
+    while feasible + infeasible < INSTANCES {
+        let (puzzle, goal_kind) = random_puzzle(&mut rng);
+        let expected = match shortest_exchange(&puzzle, BFS_BUDGET) {
+            Ok(expected) => expected,
+            Err(_) => {
+                skipped += 1;
+                continue;
+            }
+        };
+        let search = settings(i);
+        i += 1;
+        let clock = std::time::Instant::now();
+        if std::env::var_os("KNIGHTS_SAT_TRACE").is_some() {
+            eprintln!("start {i}: {goal_kind:?} {search:?} {puzzle:?}");
+        }
+        let outcome = solve_exchange(&puzzle, &search, &mut |_| {}).expect("the search runs");
+        if std::env::var_os("KNIGHTS_SAT_TRACE").is_some() {
+            eprintln!(
+                "{i}: {goal_kind:?} {}x{} {} pieces expected {expected:?} {:.2}s",
+                puzzle.board.width(),
+                puzzle.board.height(),
+                puzzle.piece_count(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
+        let context = || format!("instance {i} ({goal_kind:?}, {search:?}):\n{puzzle:?}\noutcome {outcome:?}");
+        match expected {
+            Some(moves) => {
+                feasible += 1;
+                assert_eq!(outcome.status, Status::Optimal, "{}", context());
+                assert_eq!((outcome.value, outcome.bound), (Some(moves), moves), "{}", context());
+                let solution = outcome.solution.as_ref().expect("a solution");
+                replay_exchange(&puzzle, solution).unwrap_or_else(|e| panic!("{e}: {}", context()));
+            }
+            None => {
+                infeasible += 1;
+                assert_eq!(outcome.status, Status::Infeasible, "{}", context());
+                assert_eq!(outcome.within, None, "infeasibility proved, not cut off: {}", context());
+                assert!(outcome.solution.is_none());
+            }
+        }
+    }
+    eprintln!(
+        "compared {} puzzles: {feasible} feasible, {infeasible} infeasible; {skipped} too large for the search",
+        feasible + infeasible
+    );
+    assert!(
+        feasible >= 60 && infeasible >= 40,
+        "both kinds are exercised: {feasible} feasible, {infeasible} infeasible"
+    );
+    assert!(skipped * 10 < INSTANCES, "few puzzles skipped: {skipped}");
+}
