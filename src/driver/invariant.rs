@@ -300,3 +300,46 @@ enum Step {
     /// No such position: the state variables of the cube that the refutation used.
     Blocked(Cube),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use knights_sat_encodings::puzzle;
+
+    fn exchange(text: &str) -> ExchangePuzzle {
+        puzzle::parse(text, "test.toml").unwrap().exchange().unwrap().clone()
+    }
+
+    fn ic3(text: &str, solver: SolverKind, levels: usize) -> Reachability {
+        let mut search = InvariantSearch::new(&exchange(text), solver, ExchangeOptions::default()).unwrap();
+        search.advance_to(levels).unwrap()
+    }
+
+    const ROOKS_CANNOT_PASS: &str = "kind = \"exchange\"\nboard = \"3x1\"\nswap = true\n\
+        [[side]]\nname = \"w\"\nstart = [\"Ra1\"]\n[[side]]\nname = \"b\"\nstart = [\"Rc1\"]\n";
+
+    /// Knights and kings on 4x2: 30 reachable positions, none of them the swap.
+    const KNIGHTS_AND_KINGS: &str = "kind = \"exchange\"\nboard = \"4x2\"\nswap = true\n\
+        [[side]]\nname = \"w\"\nstart = [\"Nc2\", \"Kd2\"]\n[[side]]\nname = \"b\"\nstart = [\"Na1\", \"Kb2\"]\n";
+
+    const GUARINI: &str = "kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n\
+        [[side]]\nname = \"w\"\nstart = [\"Na1\", \"Nc1\"]\n[[side]]\nname = \"b\"\nstart = [\"Na3\", \"Nc3\"]\n";
+
+    #[test]
+    fn finds_invariants_that_exclude_unreachable_goals() {
+        for solver in SolverKind::ALL.into_iter().filter(|s| s.is_available()) {
+            for text in [ROOKS_CANNOT_PASS, KNIGHTS_AND_KINGS] {
+                assert!(matches!(ic3(text, solver, 64), Reachability::Unreachable { .. }), "{solver}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn never_excludes_a_reachable_goal() {
+        for solver in SolverKind::ALL.into_iter().filter(|s| s.is_available()) {
+            for levels in [1, 4, 16, 64] {
+                assert!(!matches!(ic3(GUARINI, solver, levels), Reachability::Unreachable { .. }), "{solver}");
+            }
+        }
+    }
+}

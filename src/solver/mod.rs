@@ -112,3 +112,25 @@ impl FromStr for SolverKind {
             .ok_or_else(|| format!("unknown solver `{s}`; choose varisat or cadical"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_backend_answers_under_assumptions_and_names_failed_ones() {
+        for kind in SolverKind::ALL.into_iter().filter(|k| k.is_available()) {
+            let mut solver = kind.create().unwrap();
+            let (a, b, c) = (Lit::positive(0), Lit::positive(1), Lit::positive(2));
+            solver.add_clause(&[!a, !b]).unwrap();
+            solver.add_clause(&[a, c]).unwrap();
+            assert_eq!(solver.solve(&[a]).unwrap(), Answer::Sat, "{kind}");
+            assert!(solver.value(a) && !solver.value(b), "{kind}");
+            assert_eq!(solver.solve(&[c, a, b]).unwrap(), Answer::Unsat, "{kind}");
+            let failed = solver.failed_assumptions();
+            assert!(failed.contains(&a) && failed.contains(&b), "{kind}: {failed:?}");
+            assert!(failed.iter().all(|l| [a, b, c].contains(l)), "{kind}: only assumptions: {failed:?}");
+            assert_eq!(solver.solve(&[]).unwrap(), Answer::Sat, "{kind}: assumptions are not kept");
+        }
+    }
+}
