@@ -98,7 +98,7 @@ fn unreachable_goals_are_proved_infeasible() {
         json(&["solve", "--json", "exchange", "--board", "3x1", "--white", "Ra1", "--black", "Rc1", "--swap"]);
     assert_eq!(code, 3);
     assert_eq!((v["status"].as_str(), v["within"].as_u64()), (Some("infeasible"), None));
-    assert!(v["reason"].as_str().unwrap().contains("reachable"), "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("invariant"), "{v}");
 }
 
 #[test]
