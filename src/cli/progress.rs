@@ -11,6 +11,8 @@ use knights_sat::solver::Answer;
 /// A live view of a running search.
 pub struct Progress {
     bar: ProgressBar,
+    /// The largest horizon refuted so far.
+    refuted: std::cell::Cell<Option<usize>>,
 }
 
 impl Progress {
@@ -27,23 +29,28 @@ impl Progress {
         bar.set_style(style);
         bar.set_message("encoding");
         bar.enable_steady_tick(Duration::from_millis(120));
-        Progress { bar }
+        Progress { bar, refuted: std::cell::Cell::new(None) }
     }
 
     /// Shows what the search is doing now.
     pub fn observe(&self, event: &Event) {
         match event {
             Event::Trying { horizon, query: Query::Goal } => {
-                self.bar.set_message(format!("trying {horizon} moves"));
+                let known = match self.refuted.get() {
+                    Some(h) => format!(" ({} proved impossible)", moves(h)),
+                    None => String::new(),
+                };
+                self.bar.set_message(format!("trying {}{known}", moves(*horizon)));
             }
             Event::Trying { horizon, query: Query::Completeness } => {
-                self.bar.set_message(format!("checking whether every position is reachable in under {horizon} moves"));
+                self.bar
+                    .set_message(format!("checking whether every position is reachable in fewer than {horizon} moves"));
             }
             Event::Trying { horizon, query: Query::Invariant } => {
                 self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
             }
             Event::Step(step) if step.query == Query::Goal && step.result == Answer::Unsat => {
-                self.bar.set_prefix(format!("{} moves impossible", step.horizon));
+                self.refuted.set(Some(step.horizon));
             }
             _ => {}
         }
@@ -52,5 +59,13 @@ impl Progress {
     /// Removes the display before the answer is printed.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+fn moves(n: usize) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
     }
 }
