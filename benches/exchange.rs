@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use knights_sat::driver::{solve_exchange, ExchangeSearch, Status};
 use knights_sat::encodings::puzzle::{self, ExchangePuzzle};
 use knights_sat::solver::SolverKind;
@@ -20,7 +20,12 @@ fn load(name: &str) -> ExchangePuzzle {
 
 fn incremental_versus_rebuilt(c: &mut Criterion) {
     let mut group = c.benchmark_group("exchange");
-    group.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_millis(100));
+    // Each run takes up to seconds: one run per sample, ten samples.
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_millis(100));
     for name in ["guarini.toml", "guarini-3x4.toml"] {
         let puzzle = load(name);
         for solver in SolverKind::ALL.into_iter().filter(|s| s.is_available()) {

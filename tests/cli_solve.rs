@@ -118,6 +118,31 @@ fn timeout_reports_what_is_known() {
     assert!(v["bound"].as_u64().unwrap() >= 1, "some horizons were refuted: {v}");
 }
 
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_search_and_reports_what_is_known() {
+    use std::process::{Command, Stdio};
+    let file = puzzle_file(
+        "interrupted.toml",
+        "kind = \"exchange\"\nboard = \"4x4\"\nswap = true\n\
+         [[side]]\nname = \"white\"\nstart = [\"Na1\", \"Nb1\", \"Nc1\", \"Nd1\"]\n\
+         [[side]]\nname = \"black\"\nstart = [\"Na4\", \"Nb4\", \"Nc4\", \"Nd4\"]\n",
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_knights-sat"))
+        .args(["solve", file.to_str().unwrap(), "--json", "--no-distance-sum", "--no-canonical-order"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    let output = child.wait_with_output().expect("the binary ends");
+    assert_eq!(output.status.code(), Some(4));
+    let v: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((v["status"].as_str(), v["stopped"].as_str()), (Some("unknown"), Some("stopped by Ctrl-C")));
+    assert!(v["bound"].as_u64().unwrap() >= 1, "{v}");
+}
+
 #[test]
 fn unknown_solver_and_bad_flags_are_usage_errors() {
     let run = knights_sat(&["solve", "--solver", "minisat", "puzzles/guarini.toml"]);
