@@ -5,6 +5,8 @@
 //! text and JSON. Board geometry, puzzle models and their encodings live in the
 //! `knights-sat-encodings` crate, re-exported as [`encodings`].
 
+#![warn(missing_docs)]
+
 pub mod driver;
 pub mod render;
 pub mod solver;

@@ -28,6 +28,8 @@
 //! assert_eq!(puzzle.exchange().unwrap().piece_count(), 4);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod encode;
 pub mod geometry;
