@@ -8,7 +8,9 @@
 mod exchange;
 mod invariant;
 mod outcome;
+mod placement;
 
 pub use exchange::{solve_exchange, ExchangeSearch};
 pub use invariant::{InvariantSearch, Reachability};
 pub use outcome::{Event, Knowledge, Outcome, Query, Status, StepStats};
+pub use placement::{solve_placement, BoundStep, PlacementOutcome, PlacementSearch};

@@ -1,6 +1,9 @@
-//! The independent rules checker: replays a claimed solution move by move with the rules of the
-//! game and nothing else, no SAT. A solution it rejects is never reported as an answer.
+//! The independent rules checker: replays a claimed solution move by move, or recomputes every
+//! attack of a claimed placement, with the rules of the game and nothing else, no SAT. A
+//! solution it rejects is never reported as an answer.
 
 mod exchange;
+mod placement;
 
 pub use exchange::{replay_exchange, RuleViolation};
+pub use placement::{check_placement, PlacementViolation};

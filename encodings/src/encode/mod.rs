@@ -7,6 +7,7 @@
 
 pub mod distinct;
 pub mod exchange;
+pub mod placement;
 
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::encodings::CollectClauses;

@@ -4,3 +4,4 @@
 //! geometry.
 
 pub mod exchange;
+pub mod placement;

@@ -6,6 +6,7 @@
 mod error;
 pub mod exchange;
 mod file;
+pub mod placement;
 
 use std::path::Path;
 

@@ -1,0 +1,149 @@
+//! The CNF encoding of placement puzzles.
+//!
+//! Variables: `x[s][k]` — a piece of kind `k` stands on square `s`. Clauses: at most one piece
+//! per square (a RustSAT at-most-one encoding); for domination, every square is occupied or
+//! attacked (one clause per square over the pieces that could cover it); for independence, no
+//! two pieces attack each other (a binary clause per attacking pair); per-kind minimum and
+//! maximum counts through RustSAT's totalizer; fixed pieces and empty squares as units. The
+//! objective — a weighted sum over the `x` variables — is left to the driver, which bounds it
+//! with a RustSAT encoding built on the same variable numbering.
+
+use rustsat::encodings::card::{BoundBoth, Totalizer};
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::constraints::CardConstraint;
+use rustsat::types::{Clause, Lit};
+
+use super::AtMostOne;
+use crate::geometry::{PieceKind, Square};
+use crate::puzzle::placement::{Placement, PlacementGoal, PlacementPuzzle};
+
+/// The encoding of one placement puzzle.
+#[derive(Debug)]
+pub struct PlacementEncoding {
+    kinds: Vec<PieceKind>,
+    weights: Vec<usize>,
+    /// `x[s][k]`, `None` where no piece of kind `k` may stand on `s`.
+    x: Vec<Vec<Option<Lit>>>,
+    vars: BasicVarManager,
+}
+
+impl PlacementEncoding {
+    /// Encodes the rules of `puzzle` (not its objective) into `clauses`.
+    pub fn new<C: CollectClauses>(puzzle: &PlacementPuzzle, at_most_one: AtMostOne, clauses: &mut C) -> Self {
+        let board = &puzzle.board;
+        let kinds: Vec<PieceKind> = puzzle.kinds.iter().map(|r| r.kind).collect();
+        let mut vars = BasicVarManager::default();
+        let x: Vec<Vec<Option<Lit>>> = (0..board.area())
+            .map(|s| {
+                let square = Square(s as u16);
+                let usable = !board.is_removed(square) && !puzzle.empty.contains(&square);
+                let fixed = puzzle.fixed.iter().find(|f| f.0 == square).map(|f| f.1);
+                kinds.iter().map(|&k| (usable && fixed.is_none_or(|f| f == k)).then(|| vars.new_lit())).collect()
+            })
+            .collect();
+        for &(square, kind) in &puzzle.fixed {
+            let k = kinds.iter().position(|&j| j == kind).expect("fixed kinds are allowed kinds");
+            add(clauses, [x[square.index()][k].expect("a fixed piece has its variable")]);
+        }
+        for row in &x {
+            let lits: Vec<Lit> = row.iter().flatten().copied().collect();
+            at_most_one.encode(&lits, clauses, &mut vars);
+        }
+        let attacks: Vec<Vec<Vec<Square>>> = kinds
+            .iter()
+            .map(|&k| {
+                (0..board.area())
+                    .map(|s| {
+                        let square = Square(s as u16);
+                        if board.is_removed(square) {
+                            Vec::new()
+                        } else {
+                            puzzle.attacks(k, square)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        if puzzle.goal.covers() {
+            let total = puzzle.goal == PlacementGoal::TotalDomination;
+            let mut coverers: Vec<Vec<Lit>> = vec![Vec::new(); board.area()];
+            for (k, per_square) in attacks.iter().enumerate() {
+                for (s, targets) in per_square.iter().enumerate() {
+                    let Some(lit) = x[s][k] else { continue };
+                    for t in targets {
+                        coverers[t.index()].push(lit);
+                    }
+                }
+            }
+            for square in board.squares() {
+                let mut clause = coverers[square.index()].clone();
+                if !total {
+                    clause.extend(x[square.index()].iter().flatten());
+                }
+                add(clauses, clause);
+            }
+        }
+        if puzzle.goal.independent() {
+            for (k, per_square) in attacks.iter().enumerate() {
+                for (s, targets) in per_square.iter().enumerate() {
+                    let Some(attacker) = x[s][k] else { continue };
+                    for t in targets {
+                        for victim in x[t.index()].iter().flatten() {
+                            add(clauses, [!attacker, !*victim]);
+                        }
+                    }
+                }
+            }
+        }
+        for (k, rule) in puzzle.kinds.iter().enumerate() {
+            let lits: Vec<Lit> = x.iter().filter_map(|row| row[k]).collect();
+            let mut bound = |constraint: CardConstraint| {
+                if Totalizer::encode_constr(constraint, clauses, &mut vars).is_err() {
+                    add(clauses, []);
+                }
+            };
+            if rule.min > 0 {
+                bound(CardConstraint::new_lb(lits.clone(), rule.min));
+            }
+            if let Some(max) = rule.max.filter(|&m| m < lits.len()) {
+                bound(CardConstraint::new_ub(lits, max));
+            }
+        }
+        let weights = puzzle.kinds.iter().map(|r| r.weight).collect();
+        PlacementEncoding { kinds, weights, x, vars }
+    }
+
+    /// The objective's terms: each placement variable with its kind's weight.
+    pub fn objective(&self) -> Vec<(Lit, usize)> {
+        self.x.iter().flat_map(|row| row.iter().zip(&self.weights).filter_map(|(l, &w)| l.map(|l| (l, w)))).collect()
+    }
+
+    /// The variable manager, for encodings layered on top (the objective bound).
+    pub fn vars(&mut self) -> &mut BasicVarManager {
+        &mut self.vars
+    }
+
+    /// The number of variables used so far.
+    pub fn n_vars(&self) -> u32 {
+        self.vars.n_used()
+    }
+
+    /// Reads the placement out of a satisfying assignment.
+    pub fn decode(&self, value: impl Fn(Lit) -> bool) -> Placement {
+        let mut placement = Vec::new();
+        for (s, row) in self.x.iter().enumerate() {
+            for (k, lit) in row.iter().enumerate() {
+                if lit.is_some_and(&value) {
+                    placement.push((Square(s as u16), self.kinds[k]));
+                }
+            }
+        }
+        placement
+    }
+}
+
+fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
+    let clause: Clause = lits.into_iter().collect();
+    clauses.add_clause(clause).expect("clause collector out of memory");
+}

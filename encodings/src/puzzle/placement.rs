@@ -1,0 +1,195 @@
+//! Placement puzzles: put pieces on a board so that they dominate it (every square occupied or
+//! attacked) with as few as possible, or so that none attacks another with as many as possible.
+//!
+//! Colours play no part: a piece attacks every other piece it could capture, and pawns attack
+//! the two squares diagonally ahead of them in the puzzle's pawn direction. Attacks are
+//! measured on an empty board — a queen attacks along its whole line even through another
+//! placed piece — which is how the classical problems (eight queens, twelve knights) count.
+
+use std::fmt;
+
+use crate::geometry::{attack_steps, Board, PawnDirection, PieceKind, Square};
+
+/// What a placement must achieve, and which way its objective goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlacementGoal {
+    /// Every square is occupied or attacked; fewest pieces (least weight).
+    Domination,
+    /// Every square is occupied or attacked and no piece attacks another; fewest pieces.
+    IndependentDomination,
+    /// Every square, occupied ones included, is attacked by some piece; fewest pieces.
+    TotalDomination,
+    /// No piece attacks another; most pieces (most weight).
+    Independence,
+}
+
+impl PlacementGoal {
+    /// Every goal, in the order of [`PlacementGoal::name`].
+    pub const ALL: [PlacementGoal; 4] = [
+        PlacementGoal::Domination,
+        PlacementGoal::IndependentDomination,
+        PlacementGoal::TotalDomination,
+        PlacementGoal::Independence,
+    ];
+
+    /// The name used in puzzle files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlacementGoal::Domination => "domination",
+            PlacementGoal::IndependentDomination => "independent-domination",
+            PlacementGoal::TotalDomination => "total-domination",
+            PlacementGoal::Independence => "independence",
+        }
+    }
+
+    /// The goal with this name.
+    pub fn from_name(name: &str) -> Option<PlacementGoal> {
+        PlacementGoal::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// Whether the objective is minimised (domination) or maximised (independence).
+    pub fn minimises(self) -> bool {
+        self != PlacementGoal::Independence
+    }
+
+    /// Whether every square must be covered.
+    pub fn covers(self) -> bool {
+        self != PlacementGoal::Independence
+    }
+
+    /// Whether placed pieces must not attack each other.
+    pub fn independent(self) -> bool {
+        matches!(self, PlacementGoal::Independence | PlacementGoal::IndependentDomination)
+    }
+}
+
+impl fmt::Display for PlacementGoal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rules for one kind of piece that may be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindRule {
+    /// The kind.
+    pub kind: PieceKind,
+    /// At least this many must be placed.
+    pub min: usize,
+    /// At most this many may be placed, if limited.
+    pub max: Option<usize>,
+    /// What one piece of this kind counts in the objective (1 unless given).
+    pub weight: usize,
+}
+
+/// A placement puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacementPuzzle {
+    /// A human-readable name, if given.
+    pub name: Option<String>,
+    /// The board; removed squares hold no piece, need no cover and block sliders.
+    pub board: Board,
+    /// What the placement must achieve.
+    pub goal: PlacementGoal,
+    /// The kinds that may be placed, with their limits and weights.
+    pub kinds: Vec<KindRule>,
+    /// The direction in which pawns attack.
+    pub pawns: PawnDirection,
+    /// Squares that must stay empty.
+    pub empty: Vec<Square>,
+    /// Pieces placed in advance.
+    pub fixed: Vec<(Square, PieceKind)>,
+}
+
+/// A placement: which piece stands on which square.
+pub type Placement = Vec<(Square, PieceKind)>;
+
+/// Why a placement puzzle cannot be built as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlacementError {
+    /// No kind of piece may be placed.
+    #[error("no piece kinds to place")]
+    NoKinds,
+    /// A kind is listed twice.
+    #[error("the {0} is listed twice")]
+    DuplicateKind(PieceKind),
+    /// A minimum above the maximum.
+    #[error("at least {min} but at most {max} {kind}s")]
+    EmptyRange {
+        /// The kind.
+        kind: PieceKind,
+        /// Its minimum.
+        min: usize,
+        /// Its maximum.
+        max: usize,
+    },
+    /// A weight of zero, which would make the objective ignore the kind.
+    #[error("the {0}'s weight must be at least 1")]
+    ZeroWeight(PieceKind),
+    /// A fixed piece of a kind that may not be placed.
+    #[error("a {kind} is fixed on {square}, but {kind}s are not among the kinds to place")]
+    FixedKindNotAllowed {
+        /// The kind.
+        kind: PieceKind,
+        /// The square's name.
+        square: String,
+    },
+    /// A square both fixed and required empty, or fixed twice.
+    #[error("square {0} is given twice (fixed pieces and empty squares must all differ)")]
+    SquareTwice(String),
+}
+
+impl PlacementPuzzle {
+    /// Builds a puzzle, checking that its parts fit together.
+    pub fn new(
+        name: Option<String>,
+        board: Board,
+        goal: PlacementGoal,
+        kinds: Vec<KindRule>,
+        pawns: PawnDirection,
+        empty: Vec<Square>,
+        fixed: Vec<(Square, PieceKind)>,
+    ) -> Result<PlacementPuzzle, PlacementError> {
+        if kinds.is_empty() {
+            return Err(PlacementError::NoKinds);
+        }
+        for (i, rule) in kinds.iter().enumerate() {
+            if kinds[..i].iter().any(|r| r.kind == rule.kind) {
+                return Err(PlacementError::DuplicateKind(rule.kind));
+            }
+            if let Some(max) = rule.max.filter(|&max| max < rule.min) {
+                return Err(PlacementError::EmptyRange { kind: rule.kind, min: rule.min, max });
+            }
+            if rule.weight == 0 {
+                return Err(PlacementError::ZeroWeight(rule.kind));
+            }
+        }
+        let mut seen = vec![false; board.area()];
+        for &square in empty.iter().chain(fixed.iter().map(|(s, _)| s)) {
+            if std::mem::replace(&mut seen[square.index()], true) {
+                return Err(PlacementError::SquareTwice(board.name(square)));
+            }
+        }
+        for &(square, kind) in &fixed {
+            if !kinds.iter().any(|r| r.kind == kind) {
+                return Err(PlacementError::FixedKindNotAllowed { kind, square: board.name(square) });
+            }
+        }
+        Ok(PlacementPuzzle { name, board, goal, kinds, pawns, empty, fixed })
+    }
+
+    /// The rule of a kind, if it may be placed.
+    pub fn rule(&self, kind: PieceKind) -> Option<&KindRule> {
+        self.kinds.iter().find(|r| r.kind == kind)
+    }
+
+    /// The squares a piece of `kind` on `square` attacks, on an empty board.
+    pub fn attacks(&self, kind: PieceKind, square: Square) -> Vec<Square> {
+        attack_steps(&self.board, kind, square, self.pawns).into_iter().map(|s| s.to).collect()
+    }
+
+    /// The objective value of a placement: the summed weights of its pieces.
+    pub fn value(&self, placement: &[(Square, PieceKind)]) -> usize {
+        placement.iter().map(|&(_, kind)| self.rule(kind).map_or(0, |r| r.weight)).sum()
+    }
+}

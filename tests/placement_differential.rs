@@ -1,0 +1,104 @@
+//! Placement optima from SAT against an exhaustive search written from the rules: every board
+//! from 1x1 to 5x5, every single piece type, every goal; then random variants with removed
+//! squares, count limits, weights, fixed pieces and empty squares.
+
+use knights_sat::driver::{solve_placement, PlacementSearch, Status};
+use knights_sat::encodings::check::check_placement;
+use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
+use knights_sat::encodings::ground_truth::placement::optimal_placement;
+use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+use knights_sat::solver::SolverKind;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn agree(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> bool {
+    let Ok(expected) = optimal_placement(puzzle, 20_000_000) else { return false };
+    let outcome = solve_placement(puzzle, search).expect("the search runs");
+    let context = format!("{puzzle:?}\n{search:?}");
+    match expected {
+        Some(value) => {
+            assert_eq!(outcome.status, Status::Optimal, "{context}");
+            assert_eq!(outcome.value, Some(value), "{context}");
+            let placement = outcome.solution.as_ref().unwrap();
+            assert_eq!(check_placement(puzzle, placement), Ok(value), "{context}");
+        }
+        None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
+    }
+    true
+}
+
+fn single(n: usize, goal: PlacementGoal, kind: PieceKind) -> PlacementPuzzle {
+    let rule = KindRule { kind, min: 0, max: None, weight: 1 };
+    PlacementPuzzle::new(None, Board::new(n, n).unwrap(), goal, vec![rule], PawnDirection::Up, vec![], vec![]).unwrap()
+}
+
+#[test]
+fn every_small_board_every_piece_every_goal() {
+    let solvers: Vec<SolverKind> = SolverKind::ALL.into_iter().filter(|s| s.is_available()).collect();
+    let mut compared = 0;
+    for n in 1..=5 {
+        for kind in PieceKind::ALL {
+            for goal in PlacementGoal::ALL {
+                let search = PlacementSearch { solver: solvers[compared % solvers.len()], ..Default::default() };
+                assert!(agree(&single(n, goal, kind), &search), "exhaustive search too large: {n} {kind} {goal}");
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 5 * 6 * 4);
+}
+
+#[test]
+fn random_variants() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x706c_6163_6573);
+    let (mut compared, mut skipped) = (0, 0);
+    while compared < 150 {
+        let board_side = |rng: &mut ChaCha8Rng| rng.random_range(1..=4);
+        let (w, h) = (board_side(&mut rng), board_side(&mut rng));
+        let mut board = Board::new(w, h).unwrap();
+        if w * h > 4 && rng.random_bool(0.3) {
+            board.remove(Square(rng.random_range(0..w * h) as u16));
+        }
+        let goal = PlacementGoal::ALL[rng.random_range(0..4)];
+        let mut kinds: Vec<PieceKind> = Vec::new();
+        for _ in 0..rng.random_range(1..=3) {
+            let kind = PieceKind::ALL[rng.random_range(0..6)];
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        let rules: Vec<KindRule> = kinds
+            .iter()
+            .map(|&kind| {
+                let min = if rng.random_bool(0.2) { 1 } else { 0 };
+                let max = rng.random_bool(0.3).then(|| rng.random_range(min.max(1)..=3));
+                KindRule { kind, min, max, weight: rng.random_range(1..=3) }
+            })
+            .collect();
+        let squares: Vec<Square> = board.squares().collect();
+        let mut empty = Vec::new();
+        let mut fixed = Vec::new();
+        if rng.random_bool(0.3) {
+            empty.push(squares[rng.random_range(0..squares.len())]);
+        }
+        if rng.random_bool(0.3) {
+            let square = squares[rng.random_range(0..squares.len())];
+            if !empty.contains(&square) {
+                fixed.push((square, kinds[0]));
+            }
+        }
+        let pawns = if rng.random_bool(0.5) { PawnDirection::Up } else { PawnDirection::Down };
+        let Ok(puzzle) = PlacementPuzzle::new(None, board, goal, rules, pawns, empty, fixed) else { continue };
+        let solver = if SolverKind::Cadical.is_available() && compared % 2 == 0 {
+            SolverKind::Cadical
+        } else {
+            SolverKind::Varisat
+        };
+        if agree(&puzzle, &PlacementSearch { solver, ..Default::default() }) {
+            compared += 1;
+        } else {
+            skipped += 1;
+        }
+    }
+    assert!(skipped < 15, "{skipped} variants too large for the exhaustive search");
+}
