@@ -106,3 +106,29 @@ fn bad_inline_puzzles_name_the_flag() {
         assert!(!run.stderr.contains("panicked"));
     }
 }
+
+#[test]
+fn bad_placement_files() {
+    rejects("letter.toml", "kind = \"domination\"\nboard = \"4x4\"\npieces = \"NX\"\n", 3, "pieces", "X");
+    rejects(
+        "field.toml",
+        "kind = \"independence\"\nboard = \"4x4\"\npieces = \"N\"\ncolour = 1\n",
+        4,
+        "colour",
+        "unknown field",
+    );
+    rejects(
+        "limits.toml",
+        "kind = \"domination\"\nboard = \"4x4\"\npieces = \"N\"\n[limits]\nB = { max = 2 }\n",
+        5,
+        "limits.B",
+        "not one of the pieces",
+    );
+    rejects(
+        "fixed.toml",
+        "kind = \"domination\"\nboard = \"4x4\"\npieces = \"N\"\nfixed = [\"Ne9\"]\n",
+        4,
+        "fixed[0]",
+        "off the 4x4 board",
+    );
+}

@@ -2,7 +2,7 @@
 //! equals the optimum of a breadth-first search over positions (which shares no code with the
 //! encodings), including on puzzles whose goal is unreachable.
 
-use knights_sat::driver::{solve_exchange, ExchangeSearch, Status};
+use knights_sat::driver::{solve_exchange, ExchangeSearch, Solution, Status};
 use knights_sat::encodings::check::replay_exchange;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::AtMostOne;
@@ -189,7 +189,7 @@ fn sat_optimum_equals_breadth_first_search() {
                 feasible += 1;
                 assert_eq!(outcome.status, Status::Optimal, "{}", context());
                 assert_eq!((outcome.value, outcome.bound), (Some(moves), moves), "{}", context());
-                let solution = outcome.solution.as_ref().expect("a solution");
+                let Some(Solution::Moves(solution)) = &outcome.solution else { panic!("moves: {}", context()) };
                 replay_exchange(&puzzle, solution).unwrap_or_else(|e| panic!("{e}: {}", context()));
             }
             None => {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use knights_sat::driver::{solve_exchange, ExchangeSearch, Outcome, Query, Status};
+use knights_sat::driver::{solve_exchange, ExchangeSearch, Outcome, Query, Solution, Status};
 use knights_sat::encodings::check::replay_exchange;
 use knights_sat::encodings::puzzle::{self, ExchangePuzzle};
 use knights_sat::solver::{Answer, SolverKind};
@@ -24,7 +24,7 @@ fn assert_optimal(puzzle: &ExchangePuzzle, outcome: &Outcome, moves: usize) {
     assert_eq!(outcome.status, Status::Optimal);
     assert_eq!(outcome.value, Some(moves));
     assert_eq!(outcome.bound, moves);
-    let solution = outcome.solution.as_ref().expect("an optimal outcome carries its solution");
+    let Some(Solution::Moves(solution)) = &outcome.solution else { panic!("an optimal outcome carries its moves") };
     assert_eq!(solution.len(), moves);
     replay_exchange(puzzle, solution).expect("the solution obeys the rules");
     let below = outcome.stats.iter().find(|s| s.query == Query::Goal && s.horizon == moves - 1);

@@ -2,7 +2,7 @@
 //! from 1x1 to 5x5, every single piece type, every goal; then random variants with removed
 //! squares, count limits, weights, fixed pieces and empty squares.
 
-use knights_sat::driver::{solve_placement, PlacementSearch, Status};
+use knights_sat::driver::{solve_placement, PlacementSearch, Solution, Status};
 use knights_sat::encodings::check::check_placement;
 use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
@@ -13,14 +13,15 @@ use rand_chacha::ChaCha8Rng;
 
 fn agree(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> bool {
     let Ok(expected) = optimal_placement(puzzle, 20_000_000) else { return false };
-    let outcome = solve_placement(puzzle, search).expect("the search runs");
+    let outcome = solve_placement(puzzle, search, &mut |_| {}).expect("the search runs");
     let context = format!("{puzzle:?}\n{search:?}");
     match expected {
         Some(value) => {
             assert_eq!(outcome.status, Status::Optimal, "{context}");
             assert_eq!(outcome.value, Some(value), "{context}");
-            let placement = outcome.solution.as_ref().unwrap();
+            let Some(Solution::Placement(placement)) = &outcome.solution else { panic!("a placement: {context}") };
             assert_eq!(check_placement(puzzle, placement), Ok(value), "{context}");
+            assert_eq!(outcome.bound, value, "{context}");
         }
         None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
     }

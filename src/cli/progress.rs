@@ -46,6 +46,10 @@ impl Progress {
                 self.bar
                     .set_message(format!("checking whether every position is reachable in fewer than {horizon} moves"));
             }
+            Event::Trying { horizon, query: Query::Bound } => {
+                let message = if *horizon == 0 { "solving".to_string() } else { format!("demanding {horizon}") };
+                self.bar.set_message(message);
+            }
             Event::Trying { horizon, query: Query::Invariant } => {
                 self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
             }

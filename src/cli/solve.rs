@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::driver::{solve_exchange, Event, Knowledge, Outcome, Status};
+use knights_sat::driver::{solve_exchange, solve_placement, Event, Knowledge, Outcome, PlacementSearch, Status};
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::render::{self, Report};
 
@@ -53,10 +53,15 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         let search = settings.search.clone();
         std::thread::Builder::new().name("search".into()).spawn(move || {
             let events = sender.clone();
+            let mut report = |event: &Event| {
+                let _ = events.send(Message::Event(event.clone()));
+            };
             let search = || match &puzzle {
-                Puzzle::Exchange(p) => solve_exchange(p, &search, &mut |event| {
-                    let _ = events.send(Message::Event(event.clone()));
-                }),
+                Puzzle::Exchange(p) => solve_exchange(p, &search, &mut report),
+                Puzzle::Placement(p) => {
+                    let placement = PlacementSearch { solver: search.solver, at_most_one: search.encoding.at_most_one };
+                    solve_placement(p, &placement, &mut report)
+                }
             };
             // A panic in a solver must end the command with an internal error, not leave the
             // main thread waiting for a message that never comes.
@@ -66,7 +71,10 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         })?
     };
     let progress = Progress::new(settings.progress && !settings.json);
-    let mut knowledge = Knowledge::default();
+    let mut knowledge = match &settings.puzzle {
+        Puzzle::Placement(p) if !p.goal.minimises() => Knowledge::maximising(),
+        _ => Knowledge::minimising(),
+    };
     let (outcome, stop) = loop {
         let message = match settings.timeout {
             Some(limit) => match limit.checked_sub(started.elapsed()) {

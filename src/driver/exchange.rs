@@ -23,7 +23,7 @@ use rustsat::instances::Cnf;
 use rustsat::types::Lit;
 
 use super::invariant::{InvariantSearch, Reachability};
-use super::{Event, Knowledge, Outcome, Query, StepStats};
+use super::{Event, Knowledge, Outcome, Query, Solution, StepStats};
 use crate::solver::{Answer, SatSolver, SolverError, SolverKind};
 use crate::Error;
 
@@ -89,7 +89,7 @@ pub fn solve_exchange(
             let moves = formula.encoding.decode(horizon, |lit| formula.solver.value(lit));
             replay_exchange(puzzle, &moves)
                 .map_err(|violation: RuleViolation| Error::CheckerRejected(violation.to_string()))?;
-            emit(Event::Solution(moves));
+            emit(Event::Solution { value: moves.len(), solution: Solution::Moves(moves) });
             return Ok(knowledge.outcome(started.elapsed(), None));
         }
         if !reachable && horizon > 0 && (horizon.is_power_of_two() || horizon == search.max_horizon) {

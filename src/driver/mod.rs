@@ -12,5 +12,5 @@ mod placement;
 
 pub use exchange::{solve_exchange, ExchangeSearch};
 pub use invariant::{InvariantSearch, Reachability};
-pub use outcome::{Event, Knowledge, Outcome, Query, Status, StepStats};
-pub use placement::{solve_placement, BoundStep, PlacementOutcome, PlacementSearch};
+pub use outcome::{Event, Knowledge, Outcome, Query, Solution, Status, StepStats};
+pub use placement::{solve_placement, PlacementSearch};

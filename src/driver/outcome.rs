@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use knights_sat_encodings::puzzle::placement::Placement;
 use knights_sat_encodings::puzzle::Move;
 use serde::Serialize;
 
@@ -19,6 +20,18 @@ pub enum Query {
     /// "Can the goal be reached at all?", asked by property-directed reachability (IC3) up to
     /// `horizon` frames. UNSAT: an inductive invariant excludes the goal. SAT: none found yet.
     Invariant,
+    /// "Is there a placement whose objective value is `horizon` or better?" (placements: the
+    /// `horizon` field holds the value demanded; 0 with no demand on the first call).
+    Bound,
+}
+
+/// A solution of any family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// An exchange: the moves in order.
+    Moves(Vec<Move>),
+    /// A placement: the pieces and their squares.
+    Placement(Placement),
 }
 
 /// The statistics of one solver call.
@@ -52,8 +65,16 @@ pub enum Event {
     },
     /// A solver call ended.
     Step(StepStats),
-    /// A solution was found and passed the rules checker.
-    Solution(Vec<Move>),
+    /// A solution was found and passed the rules checker; `value` is its objective value.
+    Solution {
+        /// Moves, or the objective value of a placement.
+        value: usize,
+        /// The solution.
+        solution: Solution,
+    },
+    /// A bound on the objective was proved: nothing better than `0` exists (a lower bound when
+    /// minimising, an upper bound when maximising).
+    Bound(usize),
     /// The goal was proved unreachable, with the reason.
     Infeasible(String),
 }
@@ -77,9 +98,10 @@ pub enum Status {
 pub struct Outcome {
     /// How the search ended.
     pub status: Status,
-    /// Moves of the best solution found.
+    /// Moves (or objective value) of the best solution found.
     pub value: Option<usize>,
-    /// The best proven lower bound on the number of moves.
+    /// The best proven bound: no solution has fewer moves (or, for a maximised objective, a
+    /// higher value).
     pub bound: usize,
     /// For `infeasible` from a bounded search: no solution has at most this many moves.
     pub within: Option<usize>,
@@ -87,7 +109,7 @@ pub struct Outcome {
     pub reason: Option<String>,
     /// The best solution.
     #[serde(skip)]
-    pub solution: Option<Vec<Move>>,
+    pub solution: Option<Solution>,
     /// One entry per solver call.
     pub stats: Vec<StepStats>,
     /// Wall-clock seconds of the whole search.
@@ -95,15 +117,40 @@ pub struct Outcome {
 }
 
 /// Folds [`Event`]s into what is known so far.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Knowledge {
-    solution: Option<Vec<Move>>,
-    bound: usize,
+    maximise: bool,
+    solution: Option<(usize, Solution)>,
+    bound: Option<usize>,
     infeasible: Option<String>,
     stats: Vec<StepStats>,
 }
 
+impl Default for Knowledge {
+    fn default() -> Self {
+        Knowledge::minimising()
+    }
+}
+
 impl Knowledge {
+    /// Knowledge of a search that minimises (moves, pieces).
+    pub fn minimising() -> Self {
+        Knowledge { maximise: false, solution: None, bound: None, infeasible: None, stats: Vec::new() }
+    }
+
+    /// Knowledge of a search that maximises (independent pieces).
+    pub fn maximising() -> Self {
+        Knowledge { maximise: true, ..Knowledge::minimising() }
+    }
+
+    fn better(&self, a: usize, b: usize) -> bool {
+        if self.maximise {
+            a > b
+        } else {
+            a < b
+        }
+    }
+
     /// Takes one event into account.
     pub fn observe(&mut self, event: &Event) {
         match event {
@@ -112,15 +159,16 @@ impl Knowledge {
                 if step.query == Query::Goal && step.result == Answer::Unsat {
                     // Horizons are tried in increasing order from 0, so an UNSAT goal at `h`
                     // means no solution has `h` or fewer moves.
-                    self.bound = self.bound.max(step.horizon + 1);
+                    self.bound = Some(self.bound.map_or(step.horizon + 1, |b| b.max(step.horizon + 1)));
                 }
                 self.stats.push(step.clone());
             }
-            Event::Solution(moves) => {
-                if self.solution.as_ref().is_none_or(|best| moves.len() < best.len()) {
-                    self.solution = Some(moves.clone());
+            Event::Solution { value, solution } => {
+                if self.solution.as_ref().is_none_or(|best| self.better(*value, best.0)) {
+                    self.solution = Some((*value, solution.clone()));
                 }
             }
+            Event::Bound(bound) => self.bound = Some(*bound),
             Event::Infeasible(reason) => self.infeasible = Some(reason.clone()),
         }
     }
@@ -128,9 +176,10 @@ impl Knowledge {
     /// The outcome if the search stopped now. `exhausted` is `Some(h)` when the search ended
     /// because it reached its horizon limit `h` without a solution.
     pub fn outcome(&self, elapsed: Duration, exhausted: Option<usize>) -> Outcome {
-        let value = self.solution.as_ref().map(Vec::len);
+        let value = self.solution.as_ref().map(|s| s.0);
+        let proved = |v: usize| self.bound.is_some_and(|b| if self.maximise { v >= b } else { v <= b });
         let status = match (value, &self.infeasible, exhausted) {
-            (Some(v), _, _) if v <= self.bound => Status::Optimal,
+            (Some(v), _, _) if proved(v) || (!self.maximise && v == 0) => Status::Optimal,
             (Some(_), _, _) => Status::Feasible,
             (None, Some(_), _) | (None, None, Some(_)) => Status::Infeasible,
             (None, None, None) => Status::Unknown,
@@ -139,10 +188,15 @@ impl Knowledge {
         Outcome {
             status,
             value,
-            bound: value.map_or(self.bound, |v| self.bound.min(v)),
+            bound: match (value, self.bound) {
+                (Some(v), _) if status == Status::Optimal => v,
+                (_, Some(b)) => b,
+                (_, None) if self.maximise => usize::MAX,
+                _ => 0,
+            },
             within,
             reason: self.infeasible.clone(),
-            solution: self.solution.clone(),
+            solution: self.solution.as_ref().map(|s| s.1.clone()),
             stats: self.stats.clone(),
             seconds: elapsed.as_secs_f64(),
         }

@@ -8,12 +8,12 @@ use std::time::Instant;
 use knights_sat_encodings::check::check_placement;
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::AtMostOne;
-use knights_sat_encodings::puzzle::placement::{Placement, PlacementPuzzle};
+use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, GeneralizedTotalizer};
 use rustsat::instances::Cnf;
 use rustsat::types::Lit;
 
-use super::Status;
+use super::{Event, Knowledge, Outcome, Query, Solution, StepStats};
 use crate::solver::{Answer, SolverKind};
 use crate::Error;
 
@@ -26,50 +26,36 @@ pub struct PlacementSearch {
     pub at_most_one: AtMostOne,
 }
 
-/// One solver call of a placement search.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct BoundStep {
-    /// The objective value demanded (`None`: the rules alone).
-    pub demand: Option<usize>,
-    /// Variables in the formula.
-    pub variables: u32,
-    /// Clauses in the formula.
-    pub clauses: usize,
-    /// Wall-clock seconds of encoding and solving.
-    pub seconds: f64,
-    /// The answer.
-    pub result: Answer,
-}
-
-/// The result of a placement search.
-#[derive(Clone, Debug)]
-pub struct PlacementOutcome {
-    /// `Optimal` or `Infeasible` (the rules admit no placement).
-    pub status: Status,
-    /// The objective value of the best placement.
-    pub value: Option<usize>,
-    /// The best placement, checked by the rules checker.
-    pub solution: Option<Placement>,
-    /// One entry per solver call.
-    pub steps: Vec<BoundStep>,
-}
-
 /// Finds an optimal placement and proves it optimal.
-pub fn solve_placement(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> Result<PlacementOutcome, Error> {
+///
+/// Every solver call is reported to `on_event`: its statistics carry the objective value
+/// demanded in `horizon` (query [`Query::Bound`]; 0 for the first call, which demands nothing).
+pub fn solve_placement(
+    puzzle: &PlacementPuzzle,
+    search: &PlacementSearch,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<Outcome, Error> {
+    let started = Instant::now();
+    let minimise = puzzle.goal.minimises();
+    let mut knowledge = if minimise { Knowledge::minimising() } else { Knowledge::maximising() };
+    let mut emit = |event: Event| {
+        knowledge.observe(&event);
+        on_event(&event);
+    };
     let mut cnf = Cnf::new();
     let mut encoding = PlacementEncoding::new(puzzle, search.at_most_one, &mut cnf);
-    let minimise = puzzle.goal.minimises();
     // The cost to minimise: the objective itself, or, when maximising, the weight left out.
     let terms: Vec<(Lit, usize)> =
         encoding.objective().into_iter().map(|(lit, w)| if minimise { (lit, w) } else { (!lit, w) }).collect();
     let total: usize = terms.iter().map(|t| t.1).sum();
+    let value_of = |cost: usize| if minimise { cost } else { total - cost };
     let mut cost: GeneralizedTotalizer = terms.into_iter().collect();
     let mut solver = search.solver.create()?;
     let mut clauses = 0;
-    let mut steps = Vec::new();
-    let mut best: Option<(usize, Placement)> = None;
     let mut demand: Option<usize> = None;
     loop {
+        let asked = demand.map_or(0, value_of);
+        emit(Event::Trying { horizon: asked, query: Query::Bound });
         let clock = Instant::now();
         let mut assumptions = Vec::new();
         if let Some(ub) = demand {
@@ -80,31 +66,39 @@ pub fn solve_placement(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> Re
             solver.add_clause(&clause[..])?;
             clauses += 1;
         }
+        let before = solver.conflicts();
         let answer = solver.solve(&assumptions)?;
-        let value_demanded = demand.map(|ub| if minimise { ub } else { total - ub });
-        steps.push(BoundStep {
-            demand: value_demanded,
+        emit(Event::Step(StepStats {
+            horizon: asked,
+            query: Query::Bound,
             variables: encoding.n_vars(),
             clauses,
+            conflicts: solver.conflicts().zip(before).map(|(a, b)| a.saturating_sub(b)),
             seconds: clock.elapsed().as_secs_f64(),
             result: answer,
-        });
-        if answer == Answer::Unsat {
-            break;
+        }));
+        match (answer, demand) {
+            (Answer::Unsat, None) => {
+                emit(Event::Infeasible("no placement satisfies the rules".to_string()));
+                break;
+            }
+            (Answer::Unsat, Some(ub)) => {
+                // Nothing with cost `ub` or less: the value is beyond `value_of(ub)`.
+                emit(Event::Bound(if minimise { ub + 1 } else { value_of(ub) - 1 }));
+                break;
+            }
+            (Answer::Sat, _) => {
+                let placement = encoding.decode(|lit| solver.value(lit));
+                let value = check_placement(puzzle, &placement).map_err(|v| Error::CheckerRejected(v.to_string()))?;
+                emit(Event::Solution { value, solution: Solution::Placement(placement) });
+                let spent = if minimise { value } else { total - value };
+                if spent == 0 {
+                    emit(Event::Bound(value));
+                    break;
+                }
+                demand = Some(spent - 1);
+            }
         }
-        let placement = encoding.decode(|lit| solver.value(lit));
-        let value = check_placement(puzzle, &placement).map_err(|v| Error::CheckerRejected(v.to_string()))?;
-        let spent = if minimise { value } else { total - value };
-        best = Some((value, placement));
-        if spent == 0 {
-            break;
-        }
-        demand = Some(spent - 1);
     }
-    let status = if best.is_some() { Status::Optimal } else { Status::Infeasible };
-    let (value, solution) = match best {
-        Some((v, p)) => (Some(v), Some(p)),
-        None => (None, None),
-    };
-    Ok(PlacementOutcome { status, value, solution, steps })
+    Ok(knowledge.outcome(started.elapsed(), None))
 }

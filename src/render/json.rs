@@ -6,7 +6,7 @@ use knights_sat_encodings::puzzle::Puzzle;
 use serde::Serialize;
 
 use super::Report;
-use crate::driver::{Status, StepStats};
+use crate::driver::{Solution, Status, StepStats};
 use crate::solver::SolverKind;
 
 #[derive(Serialize)]
@@ -32,12 +32,24 @@ struct JsonPuzzle<'a> {
     name: Option<&'a str>,
     board: String,
     removed: Vec<String>,
-    pieces: usize,
+    /// Exchanges: the number of pieces. Placements: the kinds that may be placed (`"NB"`).
+    pieces: serde_json::Value,
+    /// Placements: `minimise` or `maximise`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objective: Option<&'static str>,
 }
 
 #[derive(Serialize)]
-struct JsonSolution {
-    moves: Vec<JsonMove>,
+#[serde(untagged)]
+enum JsonSolution {
+    Moves { moves: Vec<JsonMove> },
+    Placement { pieces: Vec<JsonPlaced> },
+}
+
+#[derive(Serialize)]
+struct JsonPlaced {
+    piece: &'static str,
+    square: String,
 }
 
 #[derive(Serialize)]
@@ -51,21 +63,36 @@ struct JsonMove {
 
 /// Writes the report as one JSON object followed by a newline.
 pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let Puzzle::Exchange(puzzle) = report.puzzle;
-    let board = &puzzle.board;
     let outcome = report.outcome;
-    let solution = outcome.solution.as_ref().map(|moves| JsonSolution {
-        moves: moves
-            .iter()
-            .map(|m| JsonMove {
-                side: puzzle.sides[m.piece.side].name.clone(),
-                piece: m.piece.kind.name(),
-                from: board.name(m.from),
-                to: board.name(m.to),
-                notation: m.notation(board),
-            })
-            .collect(),
-    });
+    let board = match report.puzzle {
+        Puzzle::Exchange(p) => &p.board,
+        Puzzle::Placement(p) => &p.board,
+    };
+    let solution = match (&outcome.solution, report.puzzle) {
+        (Some(Solution::Moves(moves)), Puzzle::Exchange(puzzle)) => Some(JsonSolution::Moves {
+            moves: moves
+                .iter()
+                .map(|m| JsonMove {
+                    side: puzzle.sides[m.piece.side].name.clone(),
+                    piece: m.piece.kind.name(),
+                    from: board.name(m.from),
+                    to: board.name(m.to),
+                    notation: m.notation(board),
+                })
+                .collect(),
+        }),
+        (Some(Solution::Placement(placement)), _) => Some(JsonSolution::Placement {
+            pieces: placement.iter().map(|&(s, k)| JsonPlaced { piece: k.name(), square: board.name(s) }).collect(),
+        }),
+        _ => None,
+    };
+    let (pieces, objective) = match report.puzzle {
+        Puzzle::Exchange(p) => (serde_json::Value::from(p.piece_count()), None),
+        Puzzle::Placement(p) => {
+            let kinds: String = p.kinds.iter().map(|r| r.kind.letter()).collect();
+            (serde_json::Value::from(kinds), Some(if p.goal.minimises() { "minimise" } else { "maximise" }))
+        }
+    };
     let value = JsonReport {
         puzzle: JsonPuzzle {
             source: report.source,
@@ -73,7 +100,8 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             name: report.puzzle.name(),
             board: format!("{}x{}", board.width(), board.height()),
             removed: board.removed_squares().map(|s| board.name(s)).collect(),
-            pieces: puzzle.piece_count(),
+            pieces,
+            objective,
         },
         solver: report.solver,
         incremental: report.incremental,

@@ -3,6 +3,7 @@
 
 mod diagram;
 mod json;
+mod placement;
 mod text;
 
 use knights_sat_encodings::puzzle::Puzzle;
@@ -29,14 +30,4 @@ pub struct Report<'a> {
     pub outcome: &'a Outcome,
     /// Why the search stopped early (a timeout or Ctrl-C), if it did.
     pub stopped: Option<&'a str>,
-}
-
-/// The moves whose impossibility has been proved, as a phrase: `15 moves` for a bound of 16.
-fn impossible(bound: usize) -> Option<String> {
-    match bound {
-        0 => None,
-        1 => Some("0 moves (the start is not the goal)".to_string()),
-        2 => Some("1 move".to_string()),
-        b => Some(format!("{} moves", b - 1)),
-    }
 }

@@ -6,8 +6,8 @@ use knights_sat_encodings::check::replay_exchange;
 use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
 
 use super::diagram::{board_diagram, side_by_side};
-use super::{impossible, Report};
-use crate::driver::{Outcome, Query, Status};
+use super::Report;
+use crate::driver::{Outcome, Query, Solution, Status};
 use crate::solver::Answer;
 
 /// Columns the diagrams may fill.
@@ -15,10 +15,41 @@ const WIDTH: usize = 100;
 
 /// Writes the report as text.
 pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let Puzzle::Exchange(puzzle) = report.puzzle;
+    match report.puzzle {
+        Puzzle::Exchange(puzzle) => exchange(report, puzzle, out)?,
+        Puzzle::Placement(puzzle) => super::placement::text(report, puzzle, out)?,
+    }
+    if !report.outcome.stats.is_empty() {
+        writeln!(out)?;
+        let mode = if report.incremental { "incremental" } else { "rebuilt at each step" };
+        writeln!(out, "Work per solver call ({}, {mode})", report.solver)?;
+        writeln!(out, "{}", stats_table(report.outcome))?;
+    }
+    Ok(())
+}
+
+/// The words for the objective of a puzzle: what is counted and in which direction.
+pub(super) struct Units {
+    /// One of them (`move`, `piece`).
+    pub one: &'static str,
+    /// Several (`moves`, `pieces`).
+    pub many: &'static str,
+    /// Whether more is better.
+    pub maximise: bool,
+}
+
+impl Units {
+    fn count(&self, n: usize) -> String {
+        format!("{n} {}", if n == 1 { self.one } else { self.many })
+    }
+}
+
+const MOVES: Units = Units { one: "move", many: "moves", maximise: false };
+
+fn exchange(report: &Report, puzzle: &ExchangePuzzle, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", title(report, puzzle))?;
-    writeln!(out, "{}", verdict(report.outcome, report.stopped))?;
-    if let Some(moves) = &report.outcome.solution {
+    writeln!(out, "{}", verdict(report.outcome, report.stopped, &MOVES))?;
+    if let Some(Solution::Moves(moves)) = &report.outcome.solution {
         writeln!(out)?;
         writeln!(out, "Moves")?;
         let notation: Vec<String> =
@@ -53,16 +84,6 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             ("goal".to_string(), board_diagram(&puzzle.board, &puzzle.goal, puzzle.sides.len())),
         ];
         write!(out, "{}", side_by_side(&blocks, WIDTH))?;
-    }
-    if !report.outcome.stats.is_empty() {
-        writeln!(out)?;
-        writeln!(
-            out,
-            "Work per solver call ({}, {})",
-            report.solver,
-            if report.incremental { "incremental" } else { "rebuilt at each horizon" }
-        )?;
-        writeln!(out, "{}", stats_table(report.outcome))?;
     }
     Ok(())
 }
@@ -99,28 +120,25 @@ fn title(report: &Report, puzzle: &ExchangePuzzle) -> String {
     )
 }
 
-fn moves(n: usize) -> String {
-    if n == 1 {
-        "1 move".to_string()
-    } else {
-        format!("{n} moves")
-    }
-}
-
 /// One line: the status, the value, the bound, and why the search ended.
-fn verdict(outcome: &Outcome, stopped: Option<&str>) -> String {
-    let proved = impossible(outcome.bound).map(|m| format!("{m} proved impossible")).unwrap_or_default();
+pub(super) fn verdict(outcome: &Outcome, stopped: Option<&str>, units: &Units) -> String {
+    let impossible = match (units.maximise, outcome.bound) {
+        (false, 0) | (true, usize::MAX) => None,
+        (false, b) => Some(b - 1),
+        (true, b) => Some(b + 1),
+    };
+    let proved = impossible.map(|n| format!("{} proved impossible", units.count(n))).unwrap_or_default();
     let mut line = match (outcome.status, outcome.value) {
         (Status::Optimal, Some(v)) => {
-            let proof = if v == 0 { "the start is the goal".to_string() } else { proved };
-            format!("optimal: {}; {proof}", moves(v))
+            let proof = if proved.is_empty() { "nothing better exists".to_string() } else { proved };
+            format!("optimal: {}; {proof}", units.count(v))
         }
-        (Status::Feasible, Some(v)) => format!("feasible: {} found; {}", moves(v), or_nothing(&proved)),
+        (Status::Feasible, Some(v)) => format!("feasible: {} found; {}", units.count(v), or_nothing(&proved)),
         (Status::Infeasible, _) => match (&outcome.reason, outcome.within) {
             (Some(reason), _) => format!("infeasible: {reason}"),
             (None, Some(h)) => format!(
                 "infeasible within {}: no solution has {h} moves or fewer (raise --max-horizon to search further)",
-                moves(h)
+                MOVES.count(h)
             ),
             (None, None) => "infeasible".to_string(),
         },
@@ -151,6 +169,7 @@ fn stats_table(outcome: &Outcome) -> String {
                 Query::Goal => "goal".to_string(),
                 Query::Completeness => "all reached".to_string(),
                 Query::Invariant => "invariant".to_string(),
+                Query::Bound => "bound".to_string(),
             },
             s.variables.to_string(),
             s.clauses.to_string(),

@@ -12,15 +12,15 @@ use super::{ExchangePuzzle, Position, Puzzle, PuzzleError, Side};
 use crate::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
 
 /// The puzzle families this version understands, as written after `kind =`.
-const KINDS: &str = "`exchange`";
+const KINDS: &str = "`exchange`, `domination`, `independent-domination`, `total-domination`, `independence`";
 
 #[derive(Deserialize)]
 struct Header {
     kind: Option<Spanned<String>>,
 }
 
-type Text = Spanned<String>;
-type TextList = Spanned<Vec<Text>>;
+pub(super) type Text = Spanned<String>;
+pub(super) type TextList = Spanned<Vec<Text>>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,21 +56,26 @@ pub(super) fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
             let raw: RawExchange = toml::from_str(text).map_err(|e| ctx.toml_error(&e))?;
             ctx.exchange(raw).map(Puzzle::Exchange)
         }
+        "domination" | "independent-domination" | "total-domination" | "independence" => {
+            let raw: super::placement_file::RawPlacement = toml::from_str(text).map_err(|e| ctx.toml_error(&e))?;
+            ctx.placement(raw).map(Puzzle::Placement)
+        }
         other => Err(ctx.error(kind.span(), "kind", format!("unknown puzzle kind `{other}`; known kinds: {KINDS}"))),
     }
 }
 
-struct Context<'a> {
-    file: &'a str,
-    text: &'a str,
+/// A file being parsed: its name and text, for locating errors.
+pub(super) struct Context<'a> {
+    pub(super) file: &'a str,
+    pub(super) text: &'a str,
 }
 
 impl Context<'_> {
-    fn error(&self, span: Range<usize>, field: &str, message: impl Into<String>) -> PuzzleError {
+    pub(super) fn error(&self, span: Range<usize>, field: &str, message: impl Into<String>) -> PuzzleError {
         PuzzleError::at(self.file, self.text, span.start, field, message)
     }
 
-    fn toml_error(&self, error: &toml::de::Error) -> PuzzleError {
+    pub(super) fn toml_error(&self, error: &toml::de::Error) -> PuzzleError {
         let span = error.span().unwrap_or(0..0);
         let message = error.message().trim().replace('\n', " ");
         let mut field = field_of_message(&message);
@@ -90,22 +95,23 @@ impl Context<'_> {
         }
     }
 
-    fn board(&self, raw: &RawExchange) -> Result<Board, PuzzleError> {
+    /// The board of `board = "WxH"` with the `removed` squares cut out.
+    pub(super) fn board(&self, size: &Text, removed: &[Text]) -> Result<Board, PuzzleError> {
         let mut board =
-            Board::parse_size(raw.board.get_ref()).map_err(|e| self.error(raw.board.span(), "board", e.to_string()))?;
-        for (i, name) in raw.removed.iter().enumerate() {
+            Board::parse_size(size.get_ref()).map_err(|e| self.error(size.span(), "board", e.to_string()))?;
+        for (i, name) in removed.iter().enumerate() {
             let square = board.parse_square(name.get_ref());
             let square = square.map_err(|e| self.error(name.span(), &format!("removed[{i}]"), e.to_string()))?;
             board.remove(square);
         }
         if board.squares().next().is_none() {
-            return Err(self.error(raw.board.span(), "removed", "every square of the board is removed"));
+            return Err(self.error(size.span(), "removed", "every square of the board is removed"));
         }
         Ok(board)
     }
 
     fn exchange(&self, raw: RawExchange) -> Result<ExchangePuzzle, PuzzleError> {
-        let board = self.board(&raw)?;
+        let board = self.board(&raw.board, &raw.removed)?;
         let mut sides = Vec::new();
         for (i, side) in raw.side.get_ref().iter().enumerate() {
             let name = side.name.get_ref().trim().to_string();

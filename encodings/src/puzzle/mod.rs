@@ -7,6 +7,7 @@ mod error;
 pub mod exchange;
 mod file;
 pub mod placement;
+mod placement_file;
 
 use std::path::Path;
 
@@ -19,6 +20,8 @@ pub use file::parse_piece;
 pub enum Puzzle {
     /// Move pieces from a start position to a goal position in the fewest moves.
     Exchange(ExchangePuzzle),
+    /// Place pieces to dominate a board with fewest, or independently with most.
+    Placement(placement::PlacementPuzzle),
 }
 
 impl Puzzle {
@@ -26,6 +29,15 @@ impl Puzzle {
     pub fn exchange(&self) -> Option<&ExchangePuzzle> {
         match self {
             Puzzle::Exchange(p) => Some(p),
+            Puzzle::Placement(_) => None,
+        }
+    }
+
+    /// The placement puzzle, if this is one.
+    pub fn placement(&self) -> Option<&placement::PlacementPuzzle> {
+        match self {
+            Puzzle::Placement(p) => Some(p),
+            Puzzle::Exchange(_) => None,
         }
     }
 
@@ -33,6 +45,7 @@ impl Puzzle {
     pub fn name(&self) -> Option<&str> {
         match self {
             Puzzle::Exchange(p) => p.name.as_deref(),
+            Puzzle::Placement(p) => p.name.as_deref(),
         }
     }
 
@@ -40,6 +53,7 @@ impl Puzzle {
     pub fn kind(&self) -> &'static str {
         match self {
             Puzzle::Exchange(_) => "exchange",
+            Puzzle::Placement(p) => p.goal.name(),
         }
     }
 }
