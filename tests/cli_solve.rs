@@ -171,3 +171,20 @@ fn cadical_gives_the_same_optimum() {
     assert_eq!((v["value"].as_u64(), v["solver"].as_str()), (Some(16), Some("cadical")));
     assert!(v["stats"][0]["conflicts"].is_u64(), "CaDiCaL reports its conflicts");
 }
+
+#[test]
+fn placements_inline() {
+    // Knight domination numbers (OEIS A006075): 8 on 6x6.
+    let (code, v) = json(&["solve", "domination", "--board", "6x6", "--pieces", "N", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!((v["status"].as_str(), v["value"].as_u64(), v["bound"].as_u64()), (Some("optimal"), Some(8), Some(8)));
+    assert_eq!(v["puzzle"]["objective"], "minimise");
+    assert_eq!(v["solution"]["pieces"].as_array().map(Vec::len), Some(8));
+    let (code, v) = json(&["solve", "independence", "--board", "8x8", "--pieces", "Q", "--json"]);
+    assert_eq!((code, v["value"].as_u64()), (0, Some(8)));
+    let run = knights_sat(&["solve", "domination", "--board", "8x8", "--pieces", "N"]);
+    assert!(run.stdout.contains("optimal: 12 pieces; 11 pieces proved impossible"), "{}", run.stdout);
+    let run = knights_sat(&["solve", "independence", "--board", "4x4", "--pieces", "NX"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--pieces"), "{}", run.stderr);
+}

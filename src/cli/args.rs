@@ -19,7 +19,7 @@ pub enum Command {
     #[command(
         subcommand_negates_reqs = true,
         subcommand_precedence_over_arg = true,
-        override_usage = "knights-sat solve [OPTIONS] <PUZZLE>\n       knights-sat solve [OPTIONS] exchange [EXCHANGE FLAGS]"
+        override_usage = "knights-sat solve [OPTIONS] <PUZZLE>\n       knights-sat solve [OPTIONS] exchange|domination|independence|… [PUZZLE FLAGS]"
     )]
     Solve(SolveArgs),
 }
@@ -86,6 +86,36 @@ pub struct SolveOptions {
 pub enum InlinePuzzle {
     /// An exchange puzzle given by flags, e.g. `exchange --board 3x3 --white Na1,Nc1 --black Na3,Nc3 --swap`.
     Exchange(InlineExchange),
+    /// Fewest pieces occupying or attacking every square, e.g. `domination --board 8x8 --pieces N`.
+    Domination(InlinePlacement),
+    /// Fewest pieces dominating the board, none attacking another.
+    IndependentDomination(InlinePlacement),
+    /// Fewest pieces attacking every square, occupied ones too.
+    TotalDomination(InlinePlacement),
+    /// Most pieces of which none attacks another, e.g. `independence --board 8x8 --pieces Q`.
+    Independence(InlinePlacement),
+}
+
+#[derive(Debug, Args)]
+pub struct InlinePlacement {
+    /// Board size, WIDTHxHEIGHT (files x ranks).
+    #[arg(long, value_name = "WxH")]
+    pub board: String,
+    /// The kinds that may be placed, as letters, e.g. N or PNBRQK.
+    #[arg(long, value_name = "LETTERS")]
+    pub pieces: String,
+    /// Squares removed from the board, comma-separated.
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
+    pub removed: Vec<String>,
+    /// Squares that must stay empty, comma-separated.
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
+    pub empty: Vec<String>,
+    /// Pieces placed in advance, e.g. Nd5,Qa1.
+    #[arg(long, value_name = "PIECES", value_delimiter = ',')]
+    pub fixed: Vec<String>,
+    /// Pawns attack diagonally `up` or `down` the board.
+    #[arg(long, value_name = "DIRECTION", default_value = "up")]
+    pub pawns: String,
 }
 
 #[derive(Debug, Args)]

@@ -1,18 +1,54 @@
 //! Puzzles given by flags instead of a file. Errors name the flag at fault.
 
-use knights_sat::encodings::geometry::{Board, PawnDirection, Piece};
+use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind};
+use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::{parse_piece, ExchangePuzzle, Position, Puzzle, PuzzleError, Side};
 
-use super::args::{InlineExchange, InlinePuzzle};
+use super::args::{InlineExchange, InlinePlacement, InlinePuzzle};
 
 /// What error messages call an inline puzzle's source.
 pub const SOURCE: &str = "command line";
 
 /// Builds the puzzle described by the flags.
 pub fn build(inline: InlinePuzzle) -> Result<Puzzle, PuzzleError> {
+    let placement = |goal, flags| placement(goal, flags).map(Puzzle::Placement);
     match inline {
         InlinePuzzle::Exchange(flags) => exchange(flags).map(Puzzle::Exchange),
+        InlinePuzzle::Domination(flags) => placement(PlacementGoal::Domination, flags),
+        InlinePuzzle::IndependentDomination(flags) => placement(PlacementGoal::IndependentDomination, flags),
+        InlinePuzzle::TotalDomination(flags) => placement(PlacementGoal::TotalDomination, flags),
+        InlinePuzzle::Independence(flags) => placement(PlacementGoal::Independence, flags),
     }
+}
+
+fn placement(goal: PlacementGoal, flags: InlinePlacement) -> Result<PlacementPuzzle, PuzzleError> {
+    let bad = |flag: &str, message: String| PuzzleError::unlocated(SOURCE, flag, message);
+    let mut board = Board::parse_size(&flags.board).map_err(|e| bad("--board", e.to_string()))?;
+    for name in &flags.removed {
+        let square = board.parse_square(name.trim()).map_err(|e| bad("--removed", e.to_string()))?;
+        board.remove(square);
+    }
+    let mut kinds = Vec::new();
+    for letter in flags.pieces.chars().filter(|c| !c.is_whitespace() && *c != ',') {
+        let kind = PieceKind::from_letter(letter)
+            .ok_or_else(|| bad("--pieces", format!("unknown piece letter `{letter}`; use K, Q, R, B, N, P")))?;
+        kinds.push(KindRule { kind, min: 0, max: None, weight: 1 });
+    }
+    let pawns = match flags.pawns.as_str() {
+        "up" => PawnDirection::Up,
+        "down" => PawnDirection::Down,
+        other => return Err(bad("--pawns", format!("pawns attack `up` or `down`, not `{other}`"))),
+    };
+    let mut empty = Vec::new();
+    for name in &flags.empty {
+        empty.push(board.parse_square(name.trim()).map_err(|e| bad("--empty", e.to_string()))?);
+    }
+    let mut fixed = Vec::new();
+    for token in &flags.fixed {
+        let (kind, square) = parse_piece(&board, token).map_err(|why| bad("--fixed", why))?;
+        fixed.push((square, kind));
+    }
+    PlacementPuzzle::new(None, board, goal, kinds, pawns, empty, fixed).map_err(|e| bad("--pieces", e.to_string()))
 }
 
 fn exchange(flags: InlineExchange) -> Result<ExchangePuzzle, PuzzleError> {
