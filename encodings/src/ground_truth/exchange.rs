@@ -3,10 +3,10 @@
 //! Written from the rules alone — a piece moves along its geometric steps onto an empty square,
 //! over empty squares — with no CNF and no code of the rules checker, so that it can judge both.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::geometry::{move_steps, Square};
-use crate::puzzle::{ExchangePuzzle, Position};
+use crate::puzzle::{ExchangePuzzle, Move, Position};
 
 /// The search saw more positions than it was allowed to.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -44,7 +44,7 @@ pub fn explore(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<Explorat
     while !frontier.is_empty() {
         let mut next = Vec::new();
         for position in &frontier {
-            for successor in successors(puzzle, position) {
+            for (_, successor) in successors(puzzle, position) {
                 moves += 1;
                 if depth.contains_key(&successor) {
                     continue;
@@ -67,8 +67,42 @@ pub fn explore(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<Explorat
     Ok(Exploration { shortest, positions: depth.len(), moves, eccentricity: level })
 }
 
-/// Every position one legal move away.
-fn successors(puzzle: &ExchangePuzzle, position: &Position) -> Vec<Position> {
+/// One shortest sequence of moves from start to goal (`None`: unreachable), exploring at most
+/// `max_positions` positions. The search stops as soon as the goal is taken from the queue, so
+/// it may succeed where [`explore`] runs out of budget.
+pub fn shortest_route(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<Option<Vec<Move>>, SearchLimit> {
+    // Positions in the order they were found, each with the position and move it came from.
+    let mut found: Vec<(Position, Option<(usize, Move)>)> = vec![(puzzle.start.clone(), None)];
+    let mut seen: HashSet<Position> = HashSet::from([puzzle.start.clone()]);
+    let mut next = 0;
+    while next < found.len() {
+        if found[next].0 == puzzle.goal {
+            let mut route = Vec::new();
+            let mut at = next;
+            while let Some((parent, mv)) = found[at].1 {
+                route.push(mv);
+                at = parent;
+            }
+            route.reverse();
+            return Ok(Some(route));
+        }
+        for (mv, successor) in successors(puzzle, &found[next].0) {
+            if seen.contains(&successor) {
+                continue;
+            }
+            if seen.len() >= max_positions {
+                return Err(SearchLimit { positions: max_positions });
+            }
+            seen.insert(successor.clone());
+            found.push((successor, Some((next, mv))));
+        }
+        next += 1;
+    }
+    Ok(None)
+}
+
+/// Every legal move, with the position it leads to.
+fn successors(puzzle: &ExchangePuzzle, position: &Position) -> Vec<(Move, Position)> {
     let board = &puzzle.board;
     let empty = |square: Square| position.get(square).is_none();
     let mut out = Vec::new();
@@ -78,7 +112,7 @@ fn successors(puzzle: &ExchangePuzzle, position: &Position) -> Vec<Position> {
                 let mut after = position.clone();
                 after.take(from);
                 after.place(step.to, piece).expect("the destination is empty");
-                out.push(after);
+                out.push((Move { piece, from, to: step.to }, after));
             }
         }
     }
@@ -151,6 +185,40 @@ mod tests {
         assert_eq!(shortest_exchange(&p, 100), Ok(None));
         let p = puzzle(2, 2, &[(0, Bishop, "a1", "b1")]);
         assert_eq!(shortest_exchange(&p, 100), Ok(None));
+    }
+
+    /// Plays a route from the start, checking only that each move takes a piece that stands
+    /// on its origin to an empty square; returns the last position.
+    fn play(p: &ExchangePuzzle, route: &[Move]) -> Position {
+        let mut position = p.start.clone();
+        for mv in route {
+            assert_eq!(position.take(mv.from), Some(mv.piece), "{mv:?}");
+            position.place(mv.to, mv.piece).unwrap_or_else(|_| panic!("{mv:?} lands on a piece"));
+        }
+        position
+    }
+
+    #[test]
+    fn routes_are_shortest_and_end_in_the_goal() {
+        let guarini = puzzle(
+            3,
+            3,
+            &[(0, Knight, "a1", "a3"), (0, Knight, "c1", "c3"), (1, Knight, "a3", "a1"), (1, Knight, "c3", "c1")],
+        );
+        let route = shortest_route(&guarini, 10_000).unwrap().unwrap();
+        assert_eq!(route.len(), 16);
+        assert_eq!(play(&guarini, &route), guarini.goal);
+
+        let blocked = puzzle(2, 3, &[(0, Rook, "a1", "a3"), (1, Knight, "a2", "a2")]);
+        let route = shortest_route(&blocked, 1000).unwrap().unwrap();
+        let notation: Vec<String> = route.iter().map(|m| m.notation(&blocked.board)).collect();
+        assert_eq!(notation, ["Ra1-b1", "Rb1-b3", "Rb3-a3"]);
+
+        let same = puzzle(2, 2, &[(0, Rook, "a1", "a1")]);
+        assert_eq!(shortest_route(&same, 1), Ok(Some(Vec::new())));
+        let stuck = puzzle(3, 1, &[(0, Rook, "a1", "c1"), (1, Rook, "c1", "a1")]);
+        assert_eq!(shortest_route(&stuck, 100), Ok(None));
+        assert_eq!(shortest_route(&guarini, 100), Err(SearchLimit { positions: 100 }));
     }
 
     #[test]
