@@ -3,9 +3,9 @@
 //! Written from the rules alone — a piece moves along its geometric steps onto an empty square,
 //! over empty squares — with no CNF and no code of the rules checker, so that it can judge both.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use crate::geometry::{move_steps, Square};
+use crate::geometry::{move_steps, Piece, Square, Step};
 use crate::puzzle::{ExchangePuzzle, Move, Position};
 
 /// The search saw more positions than it was allowed to.
@@ -36,27 +36,33 @@ pub fn shortest_exchange(puzzle: &ExchangePuzzle, max_positions: usize) -> Resul
 
 /// Explores every position reachable from the start, up to `max_positions` of them.
 pub fn explore(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<Exploration, SearchLimit> {
-    let goal = puzzle.goal.clone();
-    let mut depth: HashMap<Position, usize> = HashMap::from([(puzzle.start.clone(), 0)]);
-    let mut frontier = vec![puzzle.start.clone()];
-    let mut shortest = (puzzle.start == goal).then_some(0);
+    let rules = Rules::new(puzzle);
+    let (start, goal) = (rules.state(&puzzle.start), rules.state(&puzzle.goal));
+    let mut seen: HashSet<State> = HashSet::from([start.clone()]);
+    let mut frontier = vec![start.clone()];
+    let mut shortest = (start == goal).then_some(0);
     let (mut moves, mut level) = (0, 0);
     while !frontier.is_empty() {
         let mut next = Vec::new();
-        for position in &frontier {
-            for (_, successor) in successors(puzzle, position) {
+        for state in &frontier {
+            let mut over_budget = false;
+            rules.for_each_successor(state, |_, successor| {
                 moves += 1;
-                if depth.contains_key(&successor) {
-                    continue;
+                if over_budget || seen.contains(&successor) {
+                    return;
                 }
-                if depth.len() >= max_positions {
-                    return Err(SearchLimit { positions: max_positions });
+                if seen.len() >= max_positions {
+                    over_budget = true;
+                    return;
                 }
                 if shortest.is_none() && successor == goal {
                     shortest = Some(level + 1);
                 }
-                depth.insert(successor.clone(), level + 1);
+                seen.insert(successor.clone());
                 next.push(successor);
+            });
+            if over_budget {
+                return Err(SearchLimit { positions: max_positions });
             }
         }
         if !next.is_empty() {
@@ -64,19 +70,22 @@ pub fn explore(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<Explorat
         }
         frontier = next;
     }
-    Ok(Exploration { shortest, positions: depth.len(), moves, eccentricity: level })
+    Ok(Exploration { shortest, positions: seen.len(), moves, eccentricity: level })
 }
 
 /// One shortest sequence of moves from start to goal (`None`: unreachable), exploring at most
 /// `max_positions` positions. The search stops as soon as the goal is taken from the queue, so
 /// it may succeed where [`explore`] runs out of budget.
 pub fn shortest_route(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<Option<Vec<Move>>, SearchLimit> {
-    // Positions in the order they were found, each with the position and move it came from.
-    let mut found: Vec<(Position, Option<(usize, Move)>)> = vec![(puzzle.start.clone(), None)];
-    let mut seen: HashSet<Position> = HashSet::from([puzzle.start.clone()]);
+    let rules = Rules::new(puzzle);
+    let (start, goal) = (rules.state(&puzzle.start), rules.state(&puzzle.goal));
+    // Positions in the order they were found, each with the index of the position and the move
+    // it was found from.
+    let mut found: Vec<(State, Option<(usize, Move)>)> = vec![(start.clone(), None)];
+    let mut seen: HashSet<State> = HashSet::from([start]);
     let mut next = 0;
     while next < found.len() {
-        if found[next].0 == puzzle.goal {
+        if found[next].0 == goal {
             let mut route = Vec::new();
             let mut at = next;
             while let Some((parent, mv)) = found[at].1 {
@@ -86,7 +95,9 @@ pub fn shortest_route(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<O
             route.reverse();
             return Ok(Some(route));
         }
-        for (mv, successor) in successors(puzzle, &found[next].0) {
+        let mut successors = Vec::new();
+        rules.for_each_successor(&found[next].0, |mv, successor| successors.push((mv, successor)));
+        for (mv, successor) in successors {
             if seen.contains(&successor) {
                 continue;
             }
@@ -101,28 +112,72 @@ pub fn shortest_route(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<O
     Ok(None)
 }
 
-/// Every legal move, with the position it leads to.
-fn successors(puzzle: &ExchangePuzzle, position: &Position) -> Vec<(Move, Position)> {
-    let board = &puzzle.board;
-    let empty = |square: Square| position.get(square).is_none();
-    let mut out = Vec::new();
-    for (from, piece) in position.pieces() {
-        for step in move_steps(board, piece.kind, from, puzzle.pawns(piece)) {
-            if empty(step.to) && step.between.iter().all(|&s| empty(s)) {
-                let mut after = position.clone();
-                after.take(from);
-                after.place(step.to, piece).expect("the destination is empty");
-                out.push((Move { piece, from, to: step.to }, after));
+/// A position, one byte per square of the board's rectangle: 0 for an empty square, `1 + g`
+/// for a piece of group `g` (pieces of one group are interchangeable, so this is all there is
+/// to know).
+type State = Box<[u8]>;
+
+/// The moves of a puzzle's pieces, worked out once for every group and square.
+struct Rules {
+    /// The groups (side and kind) of the puzzle's pieces.
+    groups: Vec<Piece>,
+    /// `steps[g][s]`: the geometric steps of a piece of group `g` from square `s`.
+    steps: Vec<Vec<Vec<Step>>>,
+}
+
+impl Rules {
+    fn new(puzzle: &ExchangePuzzle) -> Rules {
+        let groups = puzzle.groups();
+        assert!(groups.len() < usize::from(u8::MAX), "at most 254 groups of pieces");
+        let board = &puzzle.board;
+        let steps = groups
+            .iter()
+            .map(|&piece| {
+                (0..board.area())
+                    .map(|i| {
+                        let square = Square(i as u16);
+                        if board.is_removed(square) {
+                            Vec::new()
+                        } else {
+                            move_steps(board, piece.kind, square, puzzle.pawns(piece))
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Rules { groups, steps }
+    }
+
+    fn state(&self, position: &Position) -> State {
+        let mut state = vec![0; self.steps.first().map_or(0, Vec::len)];
+        for (square, piece) in position.pieces() {
+            let g = self.groups.iter().position(|&p| p == piece).expect("start and goal hold the same groups");
+            state[square.index()] = g as u8 + 1;
+        }
+        state.into_boxed_slice()
+    }
+
+    /// Calls `f` with every legal move from `state` and the position it leads to: one piece
+    /// steps onto an empty square, over empty squares only.
+    fn for_each_successor(&self, state: &[u8], mut f: impl FnMut(Move, State)) {
+        for (from, &code) in state.iter().enumerate() {
+            let Some(g) = usize::from(code).checked_sub(1) else { continue };
+            for step in &self.steps[g][from] {
+                if state[step.to.index()] == 0 && step.between.iter().all(|s| state[s.index()] == 0) {
+                    let mut after: State = state.into();
+                    after[from] = 0;
+                    after[step.to.index()] = code;
+                    f(Move { piece: self.groups[g], from: Square(from as u16), to: step.to }, after);
+                }
             }
         }
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Board, PawnDirection, Piece, PieceKind};
+    use crate::geometry::{Board, PawnDirection, PieceKind};
     use crate::puzzle::Side;
 
     fn sides(n: usize) -> Vec<Side> {
