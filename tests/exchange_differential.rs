@@ -7,14 +7,34 @@ use knights_sat::encodings::check::replay_exchange;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::geometry::{move_steps, Board, PawnDirection, Piece, PieceKind, Square};
-use knights_sat::encodings::ground_truth::exchange::shortest_exchange;
+use knights_sat::encodings::ground_truth::exchange::{shortest_exchange, shortest_route};
 use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
 use knights_sat::solver::SolverKind;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const INSTANCES: usize = 240;
+const SEED: u64 = 0x006b_6e69_6768_7473;
 const BFS_BUDGET: usize = 200_000;
+
+/// A number from the environment, for longer runs than the default
+/// (`KNIGHTS_SAT_INSTANCES=5000 KNIGHTS_SAT_SEED=7 cargo test --test exchange_differential`).
+fn from_env(name: &str, default: u64) -> u64 {
+    std::env::var(name).map_or(default, |v| v.parse().unwrap_or_else(|_| panic!("{name}={v} is not a number")))
+}
+
+/// How the driver proved a goal unreachable, from the reason it gives.
+fn proof_kind(reason: &str) -> &'static str {
+    if reason.contains("inductive invariant") {
+        "invariant"
+    } else if reason.contains("every reachable position") {
+        "completeness"
+    } else if reason.contains("even on an empty board") {
+        "obstruction"
+    } else {
+        "other"
+    }
+}
 
 /// How the goal of a random puzzle is made.
 #[derive(Clone, Copy, Debug)]
@@ -155,10 +175,13 @@ fn settings(i: usize) -> ExchangeSearch {
 
 #[test]
 fn sat_optimum_equals_breadth_first_search() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x006b_6e69_6768_7473);
+    let instances = from_env("KNIGHTS_SAT_INSTANCES", INSTANCES as u64) as usize;
+    let mut rng = ChaCha8Rng::seed_from_u64(from_env("KNIGHTS_SAT_SEED", SEED));
     let (mut feasible, mut infeasible, mut skipped) = (0, 0, 0);
+    let mut proofs = std::collections::BTreeMap::<&str, usize>::new();
+    let clock = std::time::Instant::now();
     let mut i = 0;
-    while feasible + infeasible < INSTANCES {
+    while feasible + infeasible < instances {
         let (puzzle, goal_kind) = random_puzzle(&mut rng);
         let expected = match shortest_exchange(&puzzle, BFS_BUDGET) {
             Ok(expected) => expected,
@@ -191,22 +214,34 @@ fn sat_optimum_equals_breadth_first_search() {
                 assert_eq!((outcome.value, outcome.bound), (Some(moves), moves), "{}", context());
                 let Some(Solution::Moves(solution)) = &outcome.solution else { panic!("moves: {}", context()) };
                 replay_exchange(&puzzle, solution).unwrap_or_else(|e| panic!("{e}: {}", context()));
+                // The rules checker and the breadth-first search agree on what a legal move is.
+                let route = shortest_route(&puzzle, BFS_BUDGET).expect("within budget").expect("a route");
+                assert_eq!(route.len(), moves, "{}", context());
+                replay_exchange(&puzzle, &route).unwrap_or_else(|e| panic!("BFS route {route:?}: {e}: {}", context()));
             }
             None => {
                 infeasible += 1;
                 assert_eq!(outcome.status, Status::Infeasible, "{}", context());
                 assert_eq!(outcome.within, None, "infeasibility proved, not cut off: {}", context());
                 assert!(outcome.solution.is_none());
+                *proofs.entry(proof_kind(outcome.reason.as_deref().expect("a reason"))).or_default() += 1;
             }
         }
     }
     eprintln!(
-        "compared {} puzzles: {feasible} feasible, {infeasible} infeasible; {skipped} too large for the search",
-        feasible + infeasible
+        "compared {} puzzles in {:.1} s: {feasible} feasible, {infeasible} infeasible (proofs: {proofs:?}); \
+         {skipped} too large for the search",
+        feasible + infeasible,
+        clock.elapsed().as_secs_f64()
     );
     assert!(
-        feasible >= 60 && infeasible >= 40,
+        feasible * 4 >= instances && infeasible * 6 >= instances,
         "both kinds are exercised: {feasible} feasible, {infeasible} infeasible"
     );
-    assert!(skipped * 10 < INSTANCES, "few puzzles skipped: {skipped}");
+    assert!(skipped * 10 < instances, "few puzzles skipped: {skipped}");
+    let by_search = infeasible - proofs.get("obstruction").copied().unwrap_or(0);
+    assert!(
+        by_search * 24 >= instances,
+        "{by_search} goals proved unreachable by search, not by the static obstruction"
+    );
 }
