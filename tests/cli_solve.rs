@@ -6,6 +6,11 @@ mod common;
 use common::{knights_sat, puzzle_file};
 use serde_json::Value;
 
+/// Knights swapped on 4x4: with the encoding's refinements off, far beyond a fraction of a second.
+const SLOW_KNIGHTS: &str = "kind = \"exchange\"\nboard = \"4x4\"\nswap = true\n\
+         [[side]]\nname = \"white\"\nstart = [\"Na1\", \"Nb1\", \"Nc1\", \"Nd1\"]\n\
+         [[side]]\nname = \"black\"\nstart = [\"Na4\", \"Nb4\", \"Nc4\", \"Nd4\"]\n";
+
 fn json(args: &[&str]) -> (i32, Value) {
     let run = knights_sat(args);
     let value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout));
@@ -104,12 +109,7 @@ fn unreachable_goals_are_proved_infeasible() {
 #[test]
 fn timeout_reports_what_is_known() {
     // Knights swapped on 4x4 with the encoding's refinements off: far beyond a fraction of a second.
-    let file = puzzle_file(
-        "slow.toml",
-        "kind = \"exchange\"\nboard = \"4x4\"\nswap = true\n\
-         [[side]]\nname = \"white\"\nstart = [\"Na1\", \"Nb1\", \"Nc1\", \"Nd1\"]\n\
-         [[side]]\nname = \"black\"\nstart = [\"Na4\", \"Nb4\", \"Nc4\", \"Nd4\"]\n",
-    );
+    let file = puzzle_file("slow.toml", SLOW_KNIGHTS);
     let path = file.to_str().unwrap();
     let (code, v) = json(&["solve", path, "--json", "--timeout", "0.5", "--no-distance-sum", "--no-canonical-order"]);
     assert_eq!(code, 4, "{v}");
@@ -122,12 +122,7 @@ fn timeout_reports_what_is_known() {
 #[test]
 fn ctrl_c_stops_the_search_and_reports_what_is_known() {
     use std::process::{Command, Stdio};
-    let file = puzzle_file(
-        "interrupted.toml",
-        "kind = \"exchange\"\nboard = \"4x4\"\nswap = true\n\
-         [[side]]\nname = \"white\"\nstart = [\"Na1\", \"Nb1\", \"Nc1\", \"Nd1\"]\n\
-         [[side]]\nname = \"black\"\nstart = [\"Na4\", \"Nb4\", \"Nc4\", \"Nd4\"]\n",
-    );
+    let file = puzzle_file("interrupted.toml", SLOW_KNIGHTS);
     let child = Command::new(env!("CARGO_BIN_EXE_knights-sat"))
         .args(["solve", file.to_str().unwrap(), "--json", "--no-distance-sum", "--no-canonical-order"])
         .stdout(Stdio::piped())

@@ -1,6 +1,6 @@
 //! Puzzles given by flags instead of a file. Errors name the flag at fault.
 
-use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind};
+use knights_sat::encodings::geometry::{Board, PawnDirection, Piece};
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::{parse_piece, ExchangePuzzle, Position, Puzzle, PuzzleError, Side};
 
@@ -23,22 +23,10 @@ pub fn build(inline: InlinePuzzle) -> Result<Puzzle, PuzzleError> {
 
 fn placement(goal: PlacementGoal, flags: InlinePlacement) -> Result<PlacementPuzzle, PuzzleError> {
     let bad = |flag: &str, message: String| PuzzleError::unlocated(SOURCE, flag, message);
-    let mut board = Board::parse_size(&flags.board).map_err(|e| bad("--board", e.to_string()))?;
-    for name in &flags.removed {
-        let square = board.parse_square(name.trim()).map_err(|e| bad("--removed", e.to_string()))?;
-        board.remove(square);
-    }
-    let mut kinds = Vec::new();
-    for letter in flags.pieces.chars().filter(|c| !c.is_whitespace() && *c != ',') {
-        let kind = PieceKind::from_letter(letter)
-            .ok_or_else(|| bad("--pieces", format!("unknown piece letter `{letter}`; use K, Q, R, B, N, P")))?;
-        kinds.push(KindRule { kind, min: 0, max: None, weight: 1 });
-    }
-    let pawns = match flags.pawns.as_str() {
-        "up" => PawnDirection::Up,
-        "down" => PawnDirection::Down,
-        other => return Err(bad("--pawns", format!("pawns attack `up` or `down`, not `{other}`"))),
-    };
+    let board = board(&flags.board, &flags.removed)?;
+    let kinds = KindRule::parse_letters(&flags.pieces).map_err(|why| bad("--pieces", why))?;
+    let pawns = PawnDirection::from_name(&flags.pawns)
+        .ok_or_else(|| bad("--pawns", format!("pawns attack `up` or `down`, not `{}`", flags.pawns)))?;
     let mut empty = Vec::new();
     for name in &flags.empty {
         empty.push(board.parse_square(name.trim()).map_err(|e| bad("--empty", e.to_string()))?);
@@ -51,13 +39,20 @@ fn placement(goal: PlacementGoal, flags: InlinePlacement) -> Result<PlacementPuz
     PlacementPuzzle::new(None, board, goal, kinds, pawns, empty, fixed).map_err(|e| bad("--pieces", e.to_string()))
 }
 
-fn exchange(flags: InlineExchange) -> Result<ExchangePuzzle, PuzzleError> {
+/// The board of `--board` with the `--removed` squares cut out.
+fn board(size: &str, removed: &[String]) -> Result<Board, PuzzleError> {
     let bad = |flag: &str, message: String| PuzzleError::unlocated(SOURCE, flag, message);
-    let mut board = Board::parse_size(&flags.board).map_err(|e| bad("--board", e.to_string()))?;
-    for name in &flags.removed {
+    let mut board = Board::parse_size(size).map_err(|e| bad("--board", e.to_string()))?;
+    for name in removed {
         let square = board.parse_square(name.trim()).map_err(|e| bad("--removed", e.to_string()))?;
         board.remove(square);
     }
+    Ok(board)
+}
+
+fn exchange(flags: InlineExchange) -> Result<ExchangePuzzle, PuzzleError> {
+    let bad = |flag: &str, message: String| PuzzleError::unlocated(SOURCE, flag, message);
+    let board = board(&flags.board, &flags.removed)?;
     let sides = vec![
         Side { name: "white".to_string(), pawns: PawnDirection::Up },
         Side { name: "black".to_string(), pawns: PawnDirection::Down },

@@ -405,16 +405,7 @@ impl ExchangeEncoding {
                 }
             }
         }
-        let cells: Vec<(usize, usize)> = self
-            .puzzle
-            .goal
-            .pieces()
-            .map(|(square, piece)| {
-                let g = self.groups.iter().position(|&p| p == piece).expect("goal pieces are start pieces");
-                let c = self.squares.iter().position(|&s| s == square).expect("goal squares are on the board");
-                (g, c)
-            })
-            .collect();
+        let cells = self.cells_of(&self.puzzle.goal);
         for (g, c) in cells {
             match self.occupancy(time, g, c) {
                 Some(lit) => add(clauses, [!switch, lit]),

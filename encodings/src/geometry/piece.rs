@@ -76,6 +76,15 @@ pub enum PawnDirection {
 }
 
 impl PawnDirection {
+    /// The direction written `up` or `down`.
+    pub fn from_name(name: &str) -> Option<PawnDirection> {
+        match name {
+            "up" => Some(PawnDirection::Up),
+            "down" => Some(PawnDirection::Down),
+            _ => None,
+        }
+    }
+
     /// The change of rank of one pawn step.
     pub fn delta(self) -> i64 {
         match self {

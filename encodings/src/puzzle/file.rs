@@ -126,14 +126,10 @@ impl Context<'_> {
             let pawns = match &side.pawns {
                 None if i == 1 => PawnDirection::Down,
                 None => PawnDirection::Up,
-                Some(text) => match text.get_ref().as_str() {
-                    "up" => PawnDirection::Up,
-                    "down" => PawnDirection::Down,
-                    other => {
-                        let why = format!("pawns move `up` or `down`, not `{other}`");
-                        return Err(self.error(text.span(), &format!("side[{i}].pawns"), why));
-                    }
-                },
+                Some(text) => PawnDirection::from_name(text.get_ref()).ok_or_else(|| {
+                    let why = format!("pawns move `up` or `down`, not `{}`", text.get_ref());
+                    self.error(text.span(), &format!("side[{i}].pawns"), why)
+                })?,
             };
             sides.push(Side { name, pawns });
         }

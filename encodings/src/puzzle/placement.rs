@@ -82,6 +82,23 @@ pub struct KindRule {
     pub weight: usize,
 }
 
+impl KindRule {
+    /// Unit rules (no limits, weight 1) for kinds written as letters, e.g. `"PNBRQK"`; spaces
+    /// and commas are ignored.
+    pub fn parse_letters(letters: &str) -> Result<Vec<KindRule>, String> {
+        let mut rules: Vec<KindRule> = Vec::new();
+        for letter in letters.chars().filter(|c| !c.is_whitespace() && *c != ',') {
+            let kind = PieceKind::from_letter(letter)
+                .ok_or_else(|| format!("unknown piece letter `{letter}`; use K, Q, R, B, N, P"))?;
+            if rules.iter().any(|r| r.kind == kind) {
+                return Err(format!("`{letter}` is listed twice"));
+            }
+            rules.push(KindRule { kind, min: 0, max: None, weight: 1 });
+        }
+        Ok(rules)
+    }
+}
+
 /// A placement puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacementPuzzle {

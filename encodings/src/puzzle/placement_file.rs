@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::file::{Context, Text};
 use super::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use super::PuzzleError;
-use crate::geometry::{PawnDirection, PieceKind};
+use crate::geometry::PawnDirection;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,20 +41,8 @@ impl Context<'_> {
     pub(super) fn placement(&self, raw: RawPlacement) -> Result<PlacementPuzzle, PuzzleError> {
         let goal = PlacementGoal::from_name(raw.kind.get_ref()).expect("the caller matched the kind");
         let board = self.board(&raw.board, &raw.removed)?;
-        let mut kinds = Vec::new();
-        for letter in raw.pieces.get_ref().chars().filter(|c| !c.is_whitespace() && *c != ',') {
-            let kind = PieceKind::from_letter(letter).ok_or_else(|| {
-                self.error(
-                    raw.pieces.span(),
-                    "pieces",
-                    format!("unknown piece letter `{letter}`; use K, Q, R, B, N, P"),
-                )
-            })?;
-            if kinds.iter().any(|r: &KindRule| r.kind == kind) {
-                return Err(self.error(raw.pieces.span(), "pieces", format!("`{letter}` is listed twice")));
-            }
-            kinds.push(KindRule { kind, min: 0, max: None, weight: 1 });
-        }
+        let mut kinds = KindRule::parse_letters(raw.pieces.get_ref())
+            .map_err(|why| self.error(raw.pieces.span(), "pieces", why))?;
         for (letter, limit) in &raw.limits {
             let field = format!("limits.{letter}");
             let rule = kinds.iter_mut().find(|r| r.kind.letter().to_string() == *letter).ok_or_else(|| {
@@ -69,12 +57,11 @@ impl Context<'_> {
             rule.max = limit.max;
             rule.weight = limit.weight.unwrap_or(1);
         }
-        let pawns = match raw.pawns.as_ref().map(|p| (p.get_ref().as_str(), p.span())) {
-            None | Some(("up", _)) => PawnDirection::Up,
-            Some(("down", _)) => PawnDirection::Down,
-            Some((other, span)) => {
-                return Err(self.error(span, "pawns", format!("pawns attack `up` or `down`, not `{other}`")));
-            }
+        let pawns = match &raw.pawns {
+            None => PawnDirection::Up,
+            Some(text) => PawnDirection::from_name(text.get_ref()).ok_or_else(|| {
+                self.error(text.span(), "pawns", format!("pawns attack `up` or `down`, not `{}`", text.get_ref()))
+            })?,
         };
         let mut empty = Vec::new();
         for (i, name) in raw.empty.iter().enumerate() {
