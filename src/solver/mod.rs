@@ -133,4 +133,42 @@ mod tests {
             assert_eq!(solver.solve(&[]).unwrap(), Answer::Sat, "{kind}: assumptions are not kept");
         }
     }
+
+    /// Random 3-CNF over a few variables, many assumption sets: every failed-assumption set
+    /// must itself be unsatisfiable, or core-guided bounds and invariants would be unsound.
+    #[test]
+    fn failed_assumptions_are_always_cores() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut checked = 0;
+        for kind in SolverKind::ALL.into_iter().filter(|k| k.is_available()) {
+            for _ in 0..200 {
+                let mut solver = kind.create().unwrap();
+                let lit = |v: u64, neg: u64| Lit::new(v as u32, neg == 1);
+                for _ in 0..16 {
+                    let clause: Vec<Lit> = (0..3).map(|_| lit(next(12), next(2))).collect();
+                    solver.add_clause(&clause).unwrap();
+                }
+                for round in 0..20 {
+                    // Clauses keep arriving between calls, units among them.
+                    let width = 1 + round % 3;
+                    let clause: Vec<Lit> = (0..width).map(|_| lit(next(12), next(2))).collect();
+                    solver.add_clause(&clause).unwrap();
+                    let assumptions: Vec<Lit> = (0..6).map(|_| lit(next(12), next(2))).collect();
+                    if solver.solve(&assumptions).unwrap() == Answer::Unsat {
+                        let core = solver.failed_assumptions();
+                        assert!(core.iter().all(|l| assumptions.contains(l)), "{kind}");
+                        assert_eq!(solver.solve(&core).unwrap(), Answer::Unsat, "{kind}: {core:?} of {assumptions:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "too few unsatisfiable calls to tell: {checked}");
+    }
 }

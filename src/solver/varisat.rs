@@ -3,6 +3,10 @@
 //! varisat does not publish its conflict count (its proof output, the only window into its
 //! search, rejects assumptions in DRAT and costs a self-check otherwise), so this backend
 //! reports none.
+//!
+//! varisat's failed-assumption core is occasionally not a core at all (a subset of the
+//! assumptions that is satisfiable on its own), so this backend checks a strict subset by
+//! solving under it once more and falls back to all assumptions when the check fails.
 
 use rustsat::types::Lit;
 use varisat::ExtendFormula;
@@ -14,12 +18,14 @@ pub struct Varisat {
     solver: varisat::Solver<'static>,
     model: Vec<bool>,
     buffer: Vec<varisat::Lit>,
+    /// The assumptions of the last call.
+    assumed: Vec<varisat::Lit>,
 }
 
 impl Varisat {
     /// A fresh solver with no clauses.
     pub fn new() -> Self {
-        Varisat { solver: varisat::Solver::new(), model: Vec::new(), buffer: Vec::new() }
+        Varisat { solver: varisat::Solver::new(), model: Vec::new(), buffer: Vec::new(), assumed: Vec::new() }
     }
 }
 
@@ -36,8 +42,8 @@ impl SatSolver for Varisat {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
-        let assumptions: Vec<varisat::Lit> = assumptions.iter().map(|&l| convert(l)).collect();
-        self.solver.assume(&assumptions);
+        self.assumed = assumptions.iter().map(|&l| convert(l)).collect();
+        self.solver.assume(&self.assumed);
         let sat = self.solver.solve().map_err(|e| SolverError { solver: "varisat", message: e.to_string() })?;
         if !sat {
             return Ok(Answer::Unsat);
@@ -64,7 +70,13 @@ impl SatSolver for Varisat {
     }
 
     fn failed_assumptions(&mut self) -> Vec<Lit> {
-        let core = self.solver.failed_core().unwrap_or_default();
+        let mut core: Vec<varisat::Lit> = self.solver.failed_core().unwrap_or_default().to_vec();
+        if core.len() < self.assumed.len() {
+            self.solver.assume(&core);
+            if self.solver.solve().unwrap_or(true) {
+                core = self.assumed.clone();
+            }
+        }
         core.iter().map(|l| Lit::new(l.index() as u32, l.is_negative())).collect()
     }
 }
