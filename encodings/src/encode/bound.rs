@@ -1,0 +1,120 @@
+//! Upper bounds on a weighted sum of literals — the objective of a placement — through one of
+//! RustSAT's incremental cardinality and pseudo-Boolean encodings.
+//!
+//! The bound is never fixed in the clauses: [`ObjectiveBound::encode_ub`] adds the clauses a
+//! bound needs, and [`ObjectiveBound::enforce_ub`] returns the literals that, assumed, impose it.
+//! One solver can therefore be asked "cost at most 11?", then "at most 13?", then "at most 12?"
+//! without ever being rebuilt.
+
+use rustsat::encodings::card::{self, BoundUpper as _, BoundUpperIncremental as _};
+use rustsat::encodings::pb::{self, BoundUpper as _, BoundUpperIncremental as _};
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::ManageVars;
+use rustsat::types::Lit;
+
+/// Which RustSAT encoding bounds the objective.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoundEncoding {
+    /// The totalizer of Bailleux and Boufkhad (a weighted term counts as that many copies of
+    /// its literal).
+    Totalizer,
+    /// The generalized totalizer of Joshi, Martins and Manquinho.
+    #[default]
+    GeneralizedTotalizer,
+    /// The dynamic polynomial watchdog of Paxian, Reimer and Becker.
+    DynamicPolyWatchdog,
+    /// A binary adder network (Warners; Eén and Sörensson).
+    BinaryAdder,
+}
+
+impl BoundEncoding {
+    /// Every encoding, in the order of [`BoundEncoding::NAMES`].
+    pub const ALL: [BoundEncoding; 4] = [
+        BoundEncoding::Totalizer,
+        BoundEncoding::GeneralizedTotalizer,
+        BoundEncoding::DynamicPolyWatchdog,
+        BoundEncoding::BinaryAdder,
+    ];
+
+    /// Names accepted on the command line.
+    pub const NAMES: [&'static str; 4] = ["totalizer", "gte", "dpw", "adder"];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|&e| e == self).expect("every encoding is listed")]
+    }
+
+    /// The encoding with the given command-line name.
+    pub fn from_name(name: &str) -> Option<BoundEncoding> {
+        Self::NAMES.iter().position(|n| *n == name).map(|i| Self::ALL[i])
+    }
+}
+
+impl std::fmt::Display for BoundEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug)]
+enum Inner {
+    Totalizer(card::Totalizer),
+    GeneralizedTotalizer(pb::GeneralizedTotalizer),
+    DynamicPolyWatchdog(pb::DynamicPolyWatchdog),
+    BinaryAdder(pb::BinaryAdder),
+}
+
+/// An incremental upper bound on `sum of weight * [literal]`.
+#[derive(Debug)]
+pub struct ObjectiveBound {
+    inner: Inner,
+    weight_sum: usize,
+}
+
+impl ObjectiveBound {
+    /// A bound over `terms`, each a literal and its (positive) weight.
+    pub fn new(encoding: BoundEncoding, terms: &[(Lit, usize)]) -> ObjectiveBound {
+        let weight_sum = terms.iter().map(|t| t.1).sum();
+        let inner = match encoding {
+            BoundEncoding::Totalizer => {
+                Inner::Totalizer(terms.iter().flat_map(|&(lit, weight)| std::iter::repeat_n(lit, weight)).collect())
+            }
+            BoundEncoding::GeneralizedTotalizer => Inner::GeneralizedTotalizer(terms.iter().copied().collect()),
+            BoundEncoding::DynamicPolyWatchdog => Inner::DynamicPolyWatchdog(terms.iter().copied().collect()),
+            BoundEncoding::BinaryAdder => Inner::BinaryAdder(terms.iter().copied().collect()),
+        };
+        ObjectiveBound { inner, weight_sum }
+    }
+
+    /// The sum of all weights: the largest value the sum can take.
+    pub fn weight_sum(&self) -> usize {
+        self.weight_sum
+    }
+
+    /// Adds to `clauses` what is needed to impose `sum <= ub` (nothing when it is already there).
+    pub fn encode_ub<C: CollectClauses>(&mut self, ub: usize, clauses: &mut C, vars: &mut dyn ManageVars) {
+        let range = ub..=ub;
+        let result = match &mut self.inner {
+            Inner::Totalizer(e) => e.encode_ub_change(range, clauses, vars),
+            Inner::GeneralizedTotalizer(e) => e.encode_ub_change(range, clauses, vars),
+            Inner::DynamicPolyWatchdog(e) => e.encode_ub_change(range, clauses, vars),
+            Inner::BinaryAdder(e) => e.encode_ub_change(range, clauses, vars),
+        };
+        // Collecting into memory cannot fail short of an allocation failure.
+        result.expect("clause collector out of memory");
+    }
+
+    /// The assumptions that impose `sum <= ub`, after [`ObjectiveBound::encode_ub`] for `ub`.
+    pub fn enforce_ub(&self, ub: usize) -> Vec<Lit> {
+        if ub >= self.weight_sum {
+            return Vec::new();
+        }
+        let result = match &self.inner {
+            Inner::Totalizer(e) => e.enforce_ub(ub).map_err(|e| e.to_string()),
+            Inner::GeneralizedTotalizer(e) => e.enforce_ub(ub).map_err(|e| e.to_string()),
+            Inner::DynamicPolyWatchdog(e) => e.enforce_ub(ub).map_err(|e| e.to_string()),
+            Inner::BinaryAdder(e) => e.enforce_ub(ub).map_err(|e| e.to_string()),
+        };
+        result.unwrap_or_else(|why| panic!("bound {ub} enforced before it was encoded: {why}"))
+    }
+}
