@@ -1,0 +1,191 @@
+//! Symmetry breaking for placement puzzles: the board's symmetries that map the puzzle onto
+//! itself, and lex-leader constraints that keep one placement of each symmetric family.
+//!
+//! A symmetry is one of the eight maps of the square (four of a rectangle) — reflections and
+//! rotations. It is used only when it maps the puzzle onto itself: removed squares onto removed
+//! squares, squares that must stay empty onto such squares, every fixed piece onto a fixed piece
+//! of its kind, and every attack of every kind onto an attack of that kind (which rules out
+//! flipping the board top to bottom while pawns attack upwards). Such a map turns every valid
+//! placement into a valid placement of the same value, so requiring each placement to be the
+//! lexicographically least of its images ([Crawford et al., 1996]) keeps an optimum.
+//!
+//! [Crawford et al., 1996]: https://doi.org/10.5555/3087368.3087386
+
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::ManageVars;
+use rustsat::types::{Clause, Lit};
+
+use crate::geometry::{attack_steps, Board, Square};
+use crate::puzzle::placement::PlacementPuzzle;
+
+/// A permutation of the board's squares: `map[s]` is the image of square `s`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSymmetry {
+    /// What the map is called ("mirror files", "rotate 90", …).
+    pub name: &'static str,
+    /// The image of every square, by index.
+    pub map: Vec<Square>,
+}
+
+/// The symmetries (other than the identity) that map `puzzle` onto itself.
+pub fn puzzle_symmetries(puzzle: &PlacementPuzzle) -> Vec<BoardSymmetry> {
+    board_maps(&puzzle.board).into_iter().filter(|map| preserves(puzzle, &map.map)).collect()
+}
+
+/// A map of (file, rank) on a board of (width, height).
+type CoordinateMap = fn(usize, usize, usize, usize) -> (usize, usize);
+
+/// The seven non-identity maps of the square, or the three of a rectangle.
+fn board_maps(board: &Board) -> Vec<BoardSymmetry> {
+    let (w, h) = (board.width(), board.height());
+    let mut maps: Vec<(&'static str, CoordinateMap)> = vec![
+        ("mirror files", |f, r, w, _| (w - 1 - f, r)),
+        ("mirror ranks", |f, r, _, h| (f, h - 1 - r)),
+        ("rotate 180", |f, r, w, h| (w - 1 - f, h - 1 - r)),
+    ];
+    if w == h {
+        maps.extend([
+            ("transpose", (|f, r, _, _| (r, f)) as CoordinateMap),
+            ("anti-transpose", |f, r, w, h| (h - 1 - r, w - 1 - f)),
+            ("rotate 90", |f, r, _, h| (h - 1 - r, f)),
+            ("rotate 270", |f, r, w, _| (r, w - 1 - f)),
+        ]);
+    }
+    maps.into_iter()
+        .map(|(name, image)| BoardSymmetry {
+            name,
+            map: (0..board.area())
+                .map(|s| {
+                    let (f, r) = image(s % w, s / w, w, h);
+                    Square((r * w + f) as u16)
+                })
+                .collect(),
+        })
+        .filter(|m| m.map.iter().enumerate().any(|(s, t)| t.index() != s))
+        .collect()
+}
+
+fn preserves(puzzle: &PlacementPuzzle, map: &[Square]) -> bool {
+    let board = &puzzle.board;
+    let image = |s: Square| map[s.index()];
+    let all_squares = (0..board.area()).map(|s| Square(s as u16));
+    if all_squares.clone().any(|s| board.is_removed(s) != board.is_removed(image(s))) {
+        return false;
+    }
+    if puzzle.empty.iter().any(|&s| !puzzle.empty.contains(&image(s))) {
+        return false;
+    }
+    if puzzle.fixed.iter().any(|&(s, kind)| !puzzle.fixed.contains(&(image(s), kind))) {
+        return false;
+    }
+    puzzle.kinds.iter().all(|rule| {
+        board.squares().all(|s| {
+            let mut mapped: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, s, puzzle.pawns)
+                .into_iter()
+                .map(|step| {
+                    let mut between: Vec<Square> = step.between.into_iter().map(image).collect();
+                    between.sort();
+                    (image(step.to), between)
+                })
+                .collect();
+            let mut actual: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, image(s), puzzle.pawns)
+                .into_iter()
+                .map(|mut step| {
+                    step.between.sort();
+                    (step.to, step.between)
+                })
+                .collect();
+            mapped.sort();
+            actual.sort();
+            mapped == actual
+        })
+    })
+}
+
+/// Adds lex-leader constraints for `symmetries` over the placement variables `x[s][k]`
+/// (squares in index order, kinds in order): the placement, read as a bit string, is at most
+/// its image under each symmetry. Linear in the number of variables per symmetry.
+pub fn break_symmetries<C: CollectClauses>(
+    x: &[Vec<Option<Lit>>],
+    symmetries: &[BoardSymmetry],
+    clauses: &mut C,
+    vars: &mut dyn ManageVars,
+) {
+    for symmetry in symmetries {
+        let map = &symmetry.map;
+        let mut pairs: Vec<(Lit, Lit)> = Vec::new();
+        for (s, row) in x.iter().enumerate() {
+            let t = map[s].index();
+            // A fixed square compares equal to itself; and for a map that swaps `s` and `t`
+            // with `t` earlier, equal prefixes already made this pair equal.
+            if t == s || (t < s && map[t].index() == s) {
+                continue;
+            }
+            for (k, lit) in row.iter().enumerate() {
+                // The puzzle maps onto itself, so the image variable exists whenever this one does.
+                if let (Some(v), Some(w)) = (*lit, x[t][k]) {
+                    pairs.push((v, w));
+                }
+            }
+        }
+        // `equal` is implied by "all earlier pairs are equal"; under it, v <= w.
+        let mut equal: Option<Lit> = None;
+        for (i, &(v, w)) in pairs.iter().enumerate() {
+            let guard = equal.map(|e| !e);
+            add(clauses, guard.into_iter().chain([!v, w]));
+            if i + 1 < pairs.len() {
+                let next = vars.new_lit();
+                add(clauses, guard.into_iter().chain([!v, next]));
+                add(clauses, guard.into_iter().chain([w, next]));
+                equal = Some(next);
+            }
+        }
+    }
+}
+
+fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
+    let clause: Clause = lits.into_iter().collect();
+    clauses.add_clause(clause).expect("clause collector out of memory");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{PawnDirection, PieceKind};
+    use crate::puzzle::placement::{KindRule, PlacementGoal};
+
+    fn puzzle(w: usize, h: usize, letters: &str, pawns: PawnDirection) -> PlacementPuzzle {
+        let kinds = KindRule::parse_letters(letters).unwrap();
+        let board = Board::new(w, h).unwrap();
+        PlacementPuzzle::new(None, board, PlacementGoal::Domination, kinds, pawns, vec![], vec![]).unwrap()
+    }
+
+    fn names(puzzle: &PlacementPuzzle) -> Vec<&'static str> {
+        puzzle_symmetries(puzzle).into_iter().map(|s| s.name).collect()
+    }
+
+    #[test]
+    fn square_boards_have_seven_rectangles_three() {
+        assert_eq!(names(&puzzle(8, 8, "NQ", PawnDirection::Up)).len(), 7);
+        assert_eq!(names(&puzzle(5, 3, "K", PawnDirection::Up)), ["mirror files", "mirror ranks", "rotate 180"]);
+    }
+
+    #[test]
+    fn pawns_keep_only_the_mirror_of_files() {
+        assert_eq!(names(&puzzle(6, 6, "PK", PawnDirection::Up)), ["mirror files"]);
+        assert_eq!(names(&puzzle(6, 6, "P", PawnDirection::Down)), ["mirror files"]);
+    }
+
+    #[test]
+    fn removed_squares_and_fixed_pieces_must_map_onto_themselves() {
+        let mut p = puzzle(4, 4, "R", PawnDirection::Up);
+        p.board.remove(Square(0));
+        assert_eq!(names(&p), ["transpose"]);
+        let mut p = puzzle(4, 4, "RN", PawnDirection::Up);
+        p.fixed = vec![(Square(0), PieceKind::Rook), (Square(15), PieceKind::Rook)];
+        assert_eq!(names(&p), ["rotate 180", "transpose", "anti-transpose"]);
+        p.fixed[1].1 = PieceKind::Knight;
+        assert_eq!(names(&p), ["transpose"]);
+        assert!(names(&puzzle(1, 1, "Q", PawnDirection::Up)).is_empty());
+    }
+}
