@@ -22,6 +22,9 @@ pub enum Error {
     /// A solution failed the independent rules checker: a bug in knights-sat, never an answer.
     #[error("internal error: the rules checker rejected a solution found by the solver: {0}")]
     CheckerRejected(String),
+    /// A search broke one of its own invariants: a bug in knights-sat, never an answer.
+    #[error("internal error: {0}")]
+    Internal(String),
     /// A solver or encoder panicked: a bug in knights-sat or in a solver it embeds.
     #[error("internal error: the search panicked: {0}")]
     Panicked(String),

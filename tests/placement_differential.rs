@@ -1,9 +1,12 @@
 //! Placement optima from SAT against an exhaustive search written from the rules: every board
 //! from 1x1 to 5x5, every single piece type, every goal; then random variants with removed
-//! squares, count limits, weights, fixed pieces and empty squares.
+//! squares, count limits, weights, fixed pieces and empty squares. Every puzzle is solved by
+//! several searches — each strategy and bound encoding in turn, with and without symmetry
+//! breaking — and all must agree with the exhaustive search.
 
-use knights_sat::driver::{solve_placement, PlacementSearch, Solution, Status};
+use knights_sat::driver::{solve_placement, PlacementSearch, Solution, Status, Strategy};
 use knights_sat::encodings::check::check_placement;
+use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
@@ -11,10 +14,40 @@ use knights_sat::solver::SolverKind;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn agree(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> bool {
+/// Two searches for the `i`-th puzzle: a bound strategy and encoding in turn, and the
+/// core-guided one; symmetry breaking on for one of them, alternately.
+fn searches(i: usize) -> [PlacementSearch; 2] {
+    let solvers: Vec<SolverKind> = SolverKind::ALL.into_iter().filter(|s| s.is_available()).collect();
+    let bounded = [Strategy::SatUnsat, Strategy::UnsatSat, Strategy::Binary];
+    let symmetry = i % 2 == 0;
+    [
+        PlacementSearch {
+            solver: solvers[i % solvers.len()],
+            strategy: bounded[i % 3],
+            encoding: BoundEncoding::ALL[(i / 3) % 4],
+            symmetry,
+            ..Default::default()
+        },
+        PlacementSearch {
+            solver: solvers[(i + 1) % solvers.len()],
+            strategy: Strategy::CoreGuided,
+            symmetry: !symmetry,
+            ..Default::default()
+        },
+    ]
+}
+
+fn agree(puzzle: &PlacementPuzzle, searches: &[PlacementSearch]) -> bool {
     let Ok(expected) = optimal_placement(puzzle, 20_000_000) else { return false };
-    let outcome = solve_placement(puzzle, search, &mut |_| {}).expect("the search runs");
+    for search in searches {
+        agree_once(puzzle, search, expected);
+    }
+    true
+}
+
+fn agree_once(puzzle: &PlacementPuzzle, search: &PlacementSearch, expected: Option<usize>) {
     let context = format!("{puzzle:?}\n{search:?}");
+    let outcome = solve_placement(puzzle, search, &mut |_| {}).unwrap_or_else(|e| panic!("{context}: {e}"));
     match expected {
         Some(value) => {
             assert_eq!(outcome.status, Status::Optimal, "{context}");
@@ -25,7 +58,6 @@ fn agree(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> bool {
         }
         None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
     }
-    true
 }
 
 fn single(n: usize, goal: PlacementGoal, kind: PieceKind) -> PlacementPuzzle {
@@ -35,13 +67,12 @@ fn single(n: usize, goal: PlacementGoal, kind: PieceKind) -> PlacementPuzzle {
 
 #[test]
 fn every_small_board_every_piece_every_goal() {
-    let solvers: Vec<SolverKind> = SolverKind::ALL.into_iter().filter(|s| s.is_available()).collect();
     let mut compared = 0;
     for n in 1..=5 {
         for kind in PieceKind::ALL {
             for goal in PlacementGoal::ALL {
-                let search = PlacementSearch { solver: solvers[compared % solvers.len()], ..Default::default() };
-                assert!(agree(&single(n, goal, kind), &search), "exhaustive search too large: {n} {kind} {goal}");
+                let puzzle = single(n, goal, kind);
+                assert!(agree(&puzzle, &searches(compared)), "exhaustive search too large: {n} {kind} {goal}");
                 compared += 1;
             }
         }
@@ -90,12 +121,7 @@ fn random_variants() {
         }
         let pawns = if rng.random_bool(0.5) { PawnDirection::Up } else { PawnDirection::Down };
         let Ok(puzzle) = PlacementPuzzle::new(None, board, goal, rules, pawns, empty, fixed) else { continue };
-        let solver = if SolverKind::Cadical.is_available() && compared % 2 == 0 {
-            SolverKind::Cadical
-        } else {
-            SolverKind::Varisat
-        };
-        if agree(&puzzle, &PlacementSearch { solver, ..Default::default() }) {
+        if agree(&puzzle, &searches(compared)) {
             compared += 1;
         } else {
             skipped += 1;

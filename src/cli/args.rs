@@ -65,6 +65,20 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "ENCODING", default_value = "ladder")]
     pub at_most_one: String,
 
+    /// Placements: how the count bound is tightened: sat-unsat, unsat-sat, binary or core-guided.
+    #[arg(long, global = true, value_name = "STRATEGY", default_value = "core-guided")]
+    pub strategy: String,
+
+    /// Placements: the bound encoding for sat-unsat, unsat-sat and binary: totalizer, gte, dpw
+    /// or adder.
+    #[arg(long, global = true, value_name = "ENCODING", default_value = "gte")]
+    pub encoding: String,
+
+    /// Placements: add lex-leader constraints for the board symmetries that map the puzzle
+    /// onto itself.
+    #[arg(long, global = true)]
+    pub symmetry: bool,
+
     /// Do not restrict consecutive independent moves to one canonical order (for measuring).
     #[arg(long, global = true)]
     pub no_canonical_order: bool,

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use knights_sat::driver::ExchangeSearch;
+use knights_sat::driver::{ExchangeSearch, PlacementSearch, Strategy};
+use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::puzzle::{self, Puzzle};
@@ -19,8 +20,10 @@ pub struct SolveSettings {
     pub puzzle: Puzzle,
     /// Where it came from: a file path or "command line".
     pub source: String,
-    /// How to search.
+    /// How to search an exchange.
     pub search: ExchangeSearch,
+    /// How to search a placement.
+    pub placement: PlacementSearch,
     /// When to give up.
     pub timeout: Option<Duration>,
     /// JSON output instead of text.
@@ -40,6 +43,14 @@ impl SolveSettings {
                 "unknown at-most-one encoding `{}`; choose one of {}",
                 options.at_most_one,
                 AtMostOne::NAMES.join(", ")
+            ))
+        })?;
+        let strategy: Strategy = options.strategy.parse().map_err(CliError::Usage)?;
+        let encoding = BoundEncoding::from_name(&options.encoding).ok_or_else(|| {
+            CliError::Usage(format!(
+                "unknown bound encoding `{}`; choose one of {}",
+                options.encoding,
+                BoundEncoding::NAMES.join(", ")
             ))
         })?;
         let timeout = match options.timeout {
@@ -73,7 +84,8 @@ impl SolveSettings {
                 ..ExchangeOptions::default()
             },
         };
-        Ok(SolveSettings { puzzle, source, search, timeout, json: options.json, progress: !options.quiet })
+        let placement = PlacementSearch { solver, at_most_one, strategy, encoding, symmetry: options.symmetry };
+        Ok(SolveSettings { puzzle, source, search, placement, timeout, json: options.json, progress: !options.quiet })
     }
 }
 

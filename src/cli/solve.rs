@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::driver::{solve_exchange, solve_placement, Event, Knowledge, Outcome, PlacementSearch, Status};
+use knights_sat::driver::{solve_exchange, solve_placement, Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::render::{self, Report};
 
@@ -51,6 +51,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     let worker = {
         let puzzle = settings.puzzle.clone();
         let search = settings.search.clone();
+        let placement = settings.placement;
         std::thread::Builder::new().name("search".into()).spawn(move || {
             let events = sender.clone();
             let mut report = |event: &Event| {
@@ -58,10 +59,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             };
             let search = || match &puzzle {
                 Puzzle::Exchange(p) => solve_exchange(p, &search, &mut report),
-                Puzzle::Placement(p) => {
-                    let placement = PlacementSearch { solver: search.solver, at_most_one: search.encoding.at_most_one };
-                    solve_placement(p, &placement, &mut report)
-                }
+                Puzzle::Placement(p) => solve_placement(p, &placement, &mut report),
             };
             // A panic in a solver must end the command with an internal error, not leave the
             // main thread waiting for a message that never comes.

@@ -13,4 +13,4 @@ mod placement;
 pub use exchange::{solve_exchange, ExchangeSearch};
 pub use invariant::{InvariantSearch, Reachability};
 pub use outcome::{Event, Knowledge, Outcome, Query, Solution, Status, StepStats};
-pub use placement::{solve_placement, PlacementSearch};
+pub use placement::{solve_placement, PlacementSearch, Strategy};

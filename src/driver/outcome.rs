@@ -168,7 +168,15 @@ impl Knowledge {
                     self.solution = Some((*value, solution.clone()));
                 }
             }
-            Event::Bound(bound) => self.bound = Some(*bound),
+            Event::Bound(bound) => {
+                // Bounds only ever tighten; a search may report a weaker one again.
+                let tighter = match self.bound {
+                    Some(old) if self.maximise => old.min(*bound),
+                    Some(old) => old.max(*bound),
+                    None => *bound,
+                };
+                self.bound = Some(tighter);
+            }
             Event::Infeasible(reason) => self.infeasible = Some(reason.clone()),
         }
     }

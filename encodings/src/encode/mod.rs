@@ -5,9 +5,11 @@
 //! driver moves the clauses to whichever solver it runs and switches goals on and off with
 //! assumption literals.
 
+pub mod bound;
 pub mod distinct;
 pub mod exchange;
 pub mod placement;
+pub mod symmetry;
 
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::encodings::CollectClauses;

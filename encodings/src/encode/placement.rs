@@ -22,7 +22,7 @@ use crate::puzzle::placement::{Placement, PlacementGoal, PlacementPuzzle};
 #[derive(Debug)]
 pub struct PlacementEncoding {
     kinds: Vec<PieceKind>,
-    weights: Vec<usize>,
+    objective: Vec<(Lit, usize)>,
     /// `x[s][k]`, `None` where no piece of kind `k` may stand on `s`.
     x: Vec<Vec<Option<Lit>>>,
     vars: BasicVarManager,
@@ -110,13 +110,20 @@ impl PlacementEncoding {
                 bound(CardConstraint::new_ub(lits, max));
             }
         }
-        let weights = puzzle.kinds.iter().map(|r| r.weight).collect();
-        PlacementEncoding { kinds, weights, x, vars }
+        let weights: Vec<usize> = puzzle.kinds.iter().map(|r| r.weight).collect();
+        let objective = objective_terms(&x, &weights, clauses, &mut vars);
+        PlacementEncoding { kinds, objective, x, vars }
     }
 
-    /// The objective's terms: each placement variable with its kind's weight.
-    pub fn objective(&self) -> Vec<(Lit, usize)> {
-        self.x.iter().flat_map(|row| row.iter().zip(&self.weights).filter_map(|(l, &w)| l.map(|l| (l, w)))).collect()
+    /// The objective as weighted literals: its value is the summed weight of the true ones.
+    pub fn objective(&self) -> &[(Lit, usize)] {
+        &self.objective
+    }
+
+    /// The placement variables: `x[s][k]` is true when a piece of the `k`-th kind stands on
+    /// square `s`; `None` where none may stand.
+    pub fn placement_vars(&self) -> &[Vec<Option<Lit>>] {
+        &self.x
     }
 
     /// The variable manager, for encodings layered on top (the objective bound).
@@ -141,6 +148,33 @@ impl PlacementEncoding {
         }
         placement
     }
+}
+
+/// The objective's terms. When every kind weighs the same, one literal per square says "this
+/// square is occupied" (equivalent under at most one piece per square), which gives the bound
+/// encodings and the core-guided search one literal per square instead of one per kind.
+fn objective_terms<C: CollectClauses>(
+    x: &[Vec<Option<Lit>>],
+    weights: &[usize],
+    clauses: &mut C,
+    vars: &mut BasicVarManager,
+) -> Vec<(Lit, usize)> {
+    let uniform = weights.iter().all(|&w| w == weights[0]);
+    let mut terms = Vec::new();
+    for row in x {
+        let lits: Vec<(Lit, usize)> = row.iter().zip(weights).filter_map(|(l, &w)| l.map(|l| (l, w))).collect();
+        if !uniform || lits.len() < 2 {
+            terms.extend(lits);
+            continue;
+        }
+        let occupied = vars.new_lit();
+        add(clauses, std::iter::once(!occupied).chain(lits.iter().map(|t| t.0)));
+        for &(lit, _) in &lits {
+            add(clauses, [!lit, occupied]);
+        }
+        terms.push((occupied, weights[0]));
+    }
+    terms
 }
 
 fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {

@@ -1,0 +1,184 @@
+//! Core-guided search (OLL, as in the MaxSAT solver RC2): assume every cost literal false; each
+//! unsatisfiable core raises the lower bound by its least weight and is relaxed by a totalizer
+//! over its literals, whose output "at most one of these" becomes a new assumption. When the
+//! assumptions are satisfiable, the model costs exactly the lower bound, proved by the cores.
+//!
+//! Refinements from RC2: weights are taken in strata, heaviest first; each core is trimmed by
+//! solving again under it alone; and a new totalizer's bound is *exhausted* — raised while
+//! "at most `k` of the core" alone is unsatisfiable — before the search goes on.
+
+use std::collections::HashMap;
+
+use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
+use rustsat::instances::ManageVars as _;
+use rustsat::types::Lit;
+
+use super::session::Session;
+use crate::solver::Answer;
+use crate::Error;
+
+/// How often a core is shrunk by solving again under it alone.
+const TRIM_ROUNDS: usize = 3;
+
+/// One soft constraint: the assumption that makes it hold, its remaining weight, and, for a
+/// totalizer output, which totalizer and which bound.
+struct Soft {
+    assume: Lit,
+    weight: usize,
+    sum: Option<(usize, usize)>,
+}
+
+struct Oll {
+    softs: Vec<Soft>,
+    by_lit: HashMap<Lit, usize>,
+    totalizers: Vec<(Totalizer, usize)>,
+    /// The cost proven unavoidable.
+    lower: usize,
+}
+
+impl Oll {
+    fn add_soft(&mut self, assume: Lit, weight: usize, sum: Option<(usize, usize)>) {
+        match self.by_lit.get(&assume) {
+            Some(&i) => self.softs[i].weight += weight,
+            None => {
+                self.by_lit.insert(assume, self.softs.len());
+                self.softs.push(Soft { assume, weight, sum });
+            }
+        }
+    }
+
+    /// The assumptions of the softs of weight at least `stratum`.
+    fn assumptions(&self, stratum: usize) -> Vec<Lit> {
+        self.softs.iter().filter(|s| s.weight > 0 && s.weight >= stratum).map(|s| s.assume).collect()
+    }
+}
+
+/// Runs the core-guided search.
+pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
+    if session.solve(None, &[])? == Answer::Unsat {
+        session.prove_infeasible();
+        return Ok(());
+    }
+    let mut best = session.record_solution()?;
+    let mut oll = Oll { softs: Vec::new(), by_lit: HashMap::new(), totalizers: Vec::new(), lower: 0 };
+    for &(cost, weight) in &session.costs.clone() {
+        oll.add_soft(!cost, weight, None);
+    }
+    // Strata: first only the heaviest softs are assumed, then down to the next weight left.
+    let mut stratum = oll.softs.iter().map(|s| s.weight).max().unwrap_or(1);
+    while oll.lower < best {
+        let assumptions = oll.assumptions(stratum);
+        match session.solve(Some(oll.lower), &assumptions)? {
+            Answer::Sat => {
+                best = best.min(session.record_solution()?);
+                let lighter = oll.softs.iter().map(|s| s.weight).filter(|&w| w > 0 && w < stratum).max();
+                match lighter {
+                    Some(weight) => stratum = weight,
+                    None if best == oll.lower => break,
+                    None => {
+                        return Err(Error::Internal(format!(
+                            "the core-guided search ended at cost {best}, above its proven bound {}",
+                            oll.lower
+                        )))
+                    }
+                }
+            }
+            Answer::Unsat => {
+                let failed = session.failed_assumptions();
+                let core = trim(session, &oll, failed)?;
+                if core.is_empty() {
+                    return Err(Error::Internal("an empty core after a satisfiable start".to_string()));
+                }
+                relax(session, &mut oll, &core)?;
+                session.prove_at_least(oll.lower);
+            }
+        }
+    }
+    if best == 0 {
+        session.prove_at_least(0);
+    }
+    Ok(())
+}
+
+/// Shrinks a core by solving under it alone while that makes it smaller.
+fn trim(session: &mut Session, oll: &Oll, mut core: Vec<Lit>) -> Result<Vec<Lit>, Error> {
+    for _ in 0..TRIM_ROUNDS {
+        if core.len() <= 1 || session.solve(Some(oll.lower), &core)? == Answer::Sat {
+            break;
+        }
+        let smaller = session.failed_assumptions();
+        if smaller.len() >= core.len() {
+            break;
+        }
+        core = smaller;
+    }
+    Ok(core)
+}
+
+/// Takes one core into account: raises the bound, lowers the weights of its softs, advances
+/// the totalizers among them and relaxes the core with a new totalizer.
+fn relax(session: &mut Session, oll: &mut Oll, core: &[Lit]) -> Result<(), Error> {
+    let members: Vec<usize> = core.iter().filter_map(|lit| oll.by_lit.get(lit).copied()).collect();
+    let least = members.iter().map(|&i| oll.softs[i].weight).min().unwrap_or(0);
+    if members.len() != core.len() || least == 0 {
+        return Err(Error::Internal("a core with literals that are not assumed softs".to_string()));
+    }
+    oll.lower += least;
+    for &i in &members {
+        oll.softs[i].weight -= least;
+        if let Some((t, k)) = oll.softs[i].sum {
+            if let Some(next) = bound_literal(session, oll, t, k + 1) {
+                oll.add_soft(next, least, Some((t, k + 1)));
+            }
+        }
+    }
+    if let [only] = members[..] {
+        // The formula itself refutes this soft: make that a clause.
+        session.add_clause(&[!oll.softs[only].assume]);
+        return Ok(());
+    }
+    let inputs: Vec<Lit> = members.iter().map(|&i| !oll.softs[i].assume).collect();
+    let n = inputs.len();
+    oll.totalizers.push((inputs.into_iter().collect(), n));
+    let t = oll.totalizers.len() - 1;
+    let mut k = 1;
+    // Exhaust: while even "at most k of the core" alone is refuted, the bound goes up.
+    while k < n {
+        let Some(lit) = bound_literal(session, oll, t, k) else { break };
+        if session.solve(Some(oll.lower), &[lit])? == Answer::Sat {
+            break;
+        }
+        oll.lower += least;
+        session.prove_at_least(oll.lower);
+        k += 1;
+    }
+    if let Some(lit) = bound_literal(session, oll, t, k) {
+        oll.add_soft(lit, least, Some((t, k)));
+    }
+    Ok(())
+}
+
+/// One literal that, assumed, imposes "at most `k` inputs of totalizer `t` are true"; `None`
+/// when that holds anyway.
+fn bound_literal(session: &mut Session, oll: &mut Oll, t: usize, k: usize) -> Option<Lit> {
+    let (totalizer, n) = &mut oll.totalizers[t];
+    if k >= *n {
+        return None;
+    }
+    let (cnf, vars) = session.parts();
+    totalizer.encode_ub_change(k..=k, cnf, vars).expect("clause collector out of memory");
+    let lits = totalizer.enforce_ub(k).expect("the bound was just encoded");
+    match lits[..] {
+        [] => None,
+        [lit] => Some(lit),
+        _ => {
+            // Several literals: one fresh literal that implies them all.
+            let (cnf, vars) = session.parts();
+            let joint = vars.new_lit();
+            for lit in lits {
+                cnf.add_clause([!joint, lit].into_iter().collect());
+            }
+            Some(joint)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! The count-bound search for placement puzzles, on one solver instance.
+//!
+//! The objective becomes a *cost* to minimise — the objective itself, or for independence the
+//! weight left off the board — over literals of the encoding. Four strategies tighten it:
+//! three ask "is there a placement of cost at most `b`?" through a RustSAT bound encoding whose
+//! output literals are set by assumptions ([`bounds`]); the fourth grows a lower bound from
+//! unsatisfiable cores ([`core_guided`]). Each ends on an UNSAT answer that proves the last
+//! placement optimal, and every placement passes the independent rules checker before it is
+//! reported.
+
+mod bounds;
+mod core_guided;
+mod session;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use knights_sat_encodings::encode::bound::BoundEncoding;
+use knights_sat_encodings::encode::AtMostOne;
+use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
+
+use super::{Event, Knowledge, Outcome};
+use crate::solver::SolverKind;
+use crate::Error;
+use session::Session;
+
+/// How the cost bound is tightened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// From any placement downward: after each placement, demand a cheaper one.
+    SatUnsat,
+    /// From a lower bound upward: demand cost `lb`, `lb + 1`, … until a placement exists.
+    UnsatSat,
+    /// Bisect between the proven lower bound and the best placement's cost.
+    Binary,
+    /// Raise a lower bound from unsatisfiable cores over the pieces' literals (OLL, with
+    /// totalizers over the cores, as in RC2), until the assumed costs are satisfiable.
+    #[default]
+    CoreGuided,
+}
+
+impl Strategy {
+    /// Every strategy, in the order of [`Strategy::NAMES`].
+    pub const ALL: [Strategy; 4] = [Strategy::SatUnsat, Strategy::UnsatSat, Strategy::Binary, Strategy::CoreGuided];
+
+    /// Names accepted on the command line.
+    pub const NAMES: [&'static str; 4] = ["sat-unsat", "unsat-sat", "binary", "core-guided"];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|&s| s == self).expect("every strategy is listed")]
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| Self::ALL[i])
+            .ok_or_else(|| format!("unknown strategy `{s}`; choose one of {}", Self::NAMES.join(", ")))
+    }
+}
+
+/// How to search for an optimal placement.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlacementSearch {
+    /// The SAT backend.
+    pub solver: SolverKind,
+    /// Encoding of "at most one piece per square".
+    pub at_most_one: AtMostOne,
+    /// How the bound is tightened.
+    pub strategy: Strategy,
+    /// The encoding of the cost bound (for every strategy but the core-guided one, which
+    /// relaxes its cores with totalizers).
+    pub encoding: BoundEncoding,
+    /// Add lex-leader constraints for the board symmetries that map the puzzle onto itself.
+    pub symmetry: bool,
+}
+
+/// Finds an optimal placement and proves it optimal.
+///
+/// Every solver call is reported to `on_event`; its statistics carry, in `horizon`, the
+/// objective value the call demanded (query [`super::Query::Bound`]).
+pub fn solve_placement(
+    puzzle: &PlacementPuzzle,
+    search: &PlacementSearch,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<Outcome, Error> {
+    let started = Instant::now();
+    let mut knowledge = if puzzle.goal.minimises() { Knowledge::minimising() } else { Knowledge::maximising() };
+    let mut emit = |event: Event| {
+        knowledge.observe(&event);
+        on_event(&event);
+    };
+    let mut session = Session::new(puzzle, search, &mut emit)?;
+    match search.strategy {
+        Strategy::SatUnsat => bounds::sat_unsat(&mut session, search.encoding)?,
+        Strategy::UnsatSat => bounds::unsat_sat(&mut session, search.encoding)?,
+        Strategy::Binary => bounds::binary(&mut session, search.encoding)?,
+        Strategy::CoreGuided => core_guided::solve(&mut session)?,
+    }
+    drop(session);
+    Ok(knowledge.outcome(started.elapsed(), None))
+}

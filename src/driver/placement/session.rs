@@ -1,0 +1,141 @@
+//! What every placement strategy shares: the encoding, one solver fed from it, the cost
+//! literals, and the reporting of calls, placements and bounds.
+
+use std::time::Instant;
+
+use knights_sat_encodings::check::check_placement;
+use knights_sat_encodings::encode::placement::PlacementEncoding;
+use knights_sat_encodings::encode::symmetry::{break_symmetries, puzzle_symmetries};
+use knights_sat_encodings::geometry::Square;
+use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
+use rustsat::instances::{BasicVarManager, Cnf};
+use rustsat::types::Lit;
+
+use super::PlacementSearch;
+use crate::driver::{Event, Query, Solution, StepStats};
+use crate::solver::{Answer, SatSolver};
+use crate::Error;
+
+/// One search in progress.
+pub(super) struct Session<'a> {
+    puzzle: &'a PlacementPuzzle,
+    encoding: PlacementEncoding,
+    cnf: Cnf,
+    solver: Box<dyn SatSolver>,
+    clauses: usize,
+    minimise: bool,
+    /// The cost to minimise: each literal, when true, costs its weight.
+    pub costs: Vec<(Lit, usize)>,
+    total: usize,
+    emit: &'a mut dyn FnMut(Event),
+}
+
+impl<'a> Session<'a> {
+    pub fn new(
+        puzzle: &'a PlacementPuzzle,
+        search: &PlacementSearch,
+        emit: &'a mut dyn FnMut(Event),
+    ) -> Result<Session<'a>, Error> {
+        let mut cnf = Cnf::new();
+        let mut encoding = PlacementEncoding::new(puzzle, search.at_most_one, &mut cnf);
+        if search.symmetry {
+            let symmetries = puzzle_symmetries(puzzle);
+            let x = encoding.placement_vars().to_vec();
+            break_symmetries(&x, &symmetries, &mut cnf, encoding.vars());
+        }
+        let minimise = puzzle.goal.minimises();
+        let costs: Vec<(Lit, usize)> =
+            encoding.objective().iter().map(|&(lit, w)| if minimise { (lit, w) } else { (!lit, w) }).collect();
+        let total = costs.iter().map(|t| t.1).sum();
+        let solver = search.solver.create()?;
+        Ok(Session { puzzle, encoding, cnf, solver, clauses: 0, minimise, costs, total, emit })
+    }
+
+    /// The clauses waiting for the solver and the variable manager, for encodings layered on top.
+    pub fn parts(&mut self) -> (&mut Cnf, &mut BasicVarManager) {
+        (&mut self.cnf, self.encoding.vars())
+    }
+
+    /// The objective value of a placement of this cost.
+    pub fn value_of(&self, cost: usize) -> usize {
+        if self.minimise {
+            cost
+        } else {
+            self.total - cost
+        }
+    }
+
+    /// A cost no placement can go below, found without the solver: for domination, the
+    /// squares to cover divided by the most one piece can cover, times the least weight.
+    pub fn cost_lower_bound(&self) -> usize {
+        let puzzle = self.puzzle;
+        if !puzzle.goal.covers() {
+            return 0;
+        }
+        let board = &puzzle.board;
+        let own = usize::from(puzzle.goal != knights_sat_encodings::puzzle::placement::PlacementGoal::TotalDomination);
+        let reach = |s: Square| puzzle.kinds.iter().map(|r| puzzle.attacks(r.kind, s).len() + own).max().unwrap_or(0);
+        let most = board.squares().map(reach).max().unwrap_or(0);
+        let to_cover = board.squares().count();
+        let least_weight = puzzle.kinds.iter().map(|r| r.weight).min().unwrap_or(1);
+        if most == 0 {
+            return 0;
+        }
+        to_cover.div_ceil(most) * least_weight
+    }
+
+    /// Asks the solver, under `assumptions`, for a placement of cost at most `asked` (`None`:
+    /// any placement), reporting the call.
+    pub fn solve(&mut self, asked: Option<usize>, assumptions: &[Lit]) -> Result<Answer, Error> {
+        let horizon = asked.map_or(0, |cost| self.value_of(cost.min(self.total)));
+        (self.emit)(Event::Trying { horizon, query: Query::Bound });
+        let clock = Instant::now();
+        for clause in std::mem::take(&mut self.cnf).iter() {
+            self.solver.add_clause(&clause[..])?;
+            self.clauses += 1;
+        }
+        let before = self.solver.conflicts();
+        let answer = self.solver.solve(assumptions)?;
+        (self.emit)(Event::Step(StepStats {
+            horizon,
+            query: Query::Bound,
+            variables: self.encoding.n_vars(),
+            clauses: self.clauses,
+            conflicts: self.solver.conflicts().zip(before).map(|(a, b)| a.saturating_sub(b)),
+            seconds: clock.elapsed().as_secs_f64(),
+            result: answer,
+        }));
+        Ok(answer)
+    }
+
+    /// Adds a clause for good.
+    pub fn add_clause(&mut self, clause: &[Lit]) {
+        self.cnf.add_clause(clause.iter().copied().collect());
+    }
+
+    /// After an UNSAT answer: assumptions that already contradict the formula.
+    pub fn failed_assumptions(&mut self) -> Vec<Lit> {
+        self.solver.failed_assumptions()
+    }
+
+    /// After a SAT answer: checks the model's placement with the rules checker, reports it,
+    /// and returns its cost.
+    pub fn record_solution(&mut self) -> Result<usize, Error> {
+        let solver = &self.solver;
+        let placement = self.encoding.decode(|lit| solver.value(lit));
+        let value = check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+        (self.emit)(Event::Solution { value, solution: Solution::Placement(placement) });
+        Ok(if self.minimise { value } else { self.total - value })
+    }
+
+    /// Reports the proof that every placement costs at least `cost`.
+    pub fn prove_at_least(&mut self, cost: usize) {
+        let bound = self.value_of(cost.min(self.total));
+        (self.emit)(Event::Bound(bound));
+    }
+
+    /// Reports the proof that no placement satisfies the rules.
+    pub fn prove_infeasible(&mut self) {
+        (self.emit)(Event::Infeasible("no placement satisfies the rules".to_string()));
+    }
+}
