@@ -2,7 +2,9 @@
 //! itself, and lex-leader constraints that keep one placement of each symmetric family.
 //!
 //! A symmetry is one of the eight maps of the square (four of a rectangle) — reflections and
-//! rotations. It is used only when it maps the puzzle onto itself: removed squares onto removed
+//! rotations — or the exchange of two neighbouring ranks or files, which maps rook puzzles onto
+//! themselves (with every such exchange, the rows and the columns of a placement are ordered
+//! lexicographically, the double-lex order of Flener et al., 2002). It is used only when it maps the puzzle onto itself: removed squares onto removed
 //! squares, squares that must stay empty onto such squares, every fixed piece onto a fixed piece
 //! of its kind, and every attack of every kind onto an attack of that kind (which rules out
 //! flipping the board top to bottom while pawns attack upwards). Such a map turns every valid
@@ -21,8 +23,8 @@ use crate::puzzle::placement::PlacementPuzzle;
 /// A permutation of the board's squares: `map[s]` is the image of square `s`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSymmetry {
-    /// What the map is called ("mirror files", "rotate 90", …).
-    pub name: &'static str,
+    /// What the map is called ("mirror files", "rotate 90", "swap ranks 1 and 2", …).
+    pub name: String,
     /// The image of every square, by index.
     pub map: Vec<Square>,
 }
@@ -51,9 +53,10 @@ fn board_maps(board: &Board) -> Vec<BoardSymmetry> {
             ("rotate 270", |f, r, w, _| (r, w - 1 - f)),
         ]);
     }
-    maps.into_iter()
+    let mut symmetries: Vec<BoardSymmetry> = maps
+        .into_iter()
         .map(|(name, image)| BoardSymmetry {
-            name,
+            name: name.to_string(),
             map: (0..board.area())
                 .map(|s| {
                     let (f, r) = image(s % w, s / w, w, h);
@@ -61,8 +64,27 @@ fn board_maps(board: &Board) -> Vec<BoardSymmetry> {
                 })
                 .collect(),
         })
-        .filter(|m| m.map.iter().enumerate().any(|(s, t)| t.index() != s))
-        .collect()
+        .collect();
+    let swap = |a: usize, b: usize, i: usize| {
+        if i == a {
+            b
+        } else if i == b {
+            a
+        } else {
+            i
+        }
+    };
+    for r in 0..h.saturating_sub(1) {
+        let map = (0..board.area()).map(|s| Square((swap(r, r + 1, s / w) * w + s % w) as u16)).collect();
+        symmetries.push(BoardSymmetry { name: format!("swap ranks {} and {}", r + 1, r + 2), map });
+    }
+    for f in 0..w.saturating_sub(1) {
+        let map = (0..board.area()).map(|s| Square((s / w * w + swap(f, f + 1, s % w)) as u16)).collect();
+        let name = format!("swap files {} and {}", board.file_name(f), board.file_name(f + 1));
+        symmetries.push(BoardSymmetry { name, map });
+    }
+    symmetries.retain(|m| m.map.iter().enumerate().any(|(s, t)| t.index() != s));
+    symmetries
 }
 
 fn preserves(puzzle: &PlacementPuzzle, map: &[Square]) -> bool {
@@ -78,23 +100,13 @@ fn preserves(puzzle: &PlacementPuzzle, map: &[Square]) -> bool {
     if puzzle.fixed.iter().any(|&(s, kind)| !puzzle.fixed.contains(&(image(s), kind))) {
         return false;
     }
+    // Attacks through other pieces are what counts, so the squares in between play no part.
     puzzle.kinds.iter().all(|rule| {
         board.squares().all(|s| {
-            let mut mapped: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, s, puzzle.pawns)
-                .into_iter()
-                .map(|step| {
-                    let mut between: Vec<Square> = step.between.into_iter().map(image).collect();
-                    between.sort();
-                    (image(step.to), between)
-                })
-                .collect();
-            let mut actual: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, image(s), puzzle.pawns)
-                .into_iter()
-                .map(|mut step| {
-                    step.between.sort();
-                    (step.to, step.between)
-                })
-                .collect();
+            let mut mapped: Vec<Square> =
+                attack_steps(board, rule.kind, s, puzzle.pawns).into_iter().map(|step| image(step.to)).collect();
+            let mut actual: Vec<Square> =
+                attack_steps(board, rule.kind, image(s), puzzle.pawns).into_iter().map(|step| step.to).collect();
             mapped.sort();
             actual.sort();
             mapped == actual
@@ -160,7 +172,7 @@ mod tests {
         PlacementPuzzle::new(None, board, PlacementGoal::Domination, kinds, pawns, vec![], vec![]).unwrap()
     }
 
-    fn names(puzzle: &PlacementPuzzle) -> Vec<&'static str> {
+    fn names(puzzle: &PlacementPuzzle) -> Vec<String> {
         puzzle_symmetries(puzzle).into_iter().map(|s| s.name).collect()
     }
 
@@ -168,6 +180,23 @@ mod tests {
     fn square_boards_have_seven_rectangles_three() {
         assert_eq!(names(&puzzle(8, 8, "NQ", PawnDirection::Up)).len(), 7);
         assert_eq!(names(&puzzle(5, 3, "K", PawnDirection::Up)), ["mirror files", "mirror ranks", "rotate 180"]);
+    }
+
+    #[test]
+    fn rooks_also_allow_exchanging_neighbouring_ranks_and_files() {
+        let all = names(&puzzle(3, 2, "R", PawnDirection::Up));
+        assert_eq!(
+            all,
+            [
+                "mirror files",
+                "mirror ranks",
+                "rotate 180",
+                "swap ranks 1 and 2",
+                "swap files a and b",
+                "swap files b and c"
+            ]
+        );
+        assert!(!names(&puzzle(3, 3, "RB", PawnDirection::Up)).iter().any(|n| n.starts_with("swap")));
     }
 
     #[test]
@@ -180,7 +209,9 @@ mod tests {
     fn removed_squares_and_fixed_pieces_must_map_onto_themselves() {
         let mut p = puzzle(4, 4, "R", PawnDirection::Up);
         p.board.remove(Square(0));
-        assert_eq!(names(&p), ["transpose"]);
+        let kept =
+            ["transpose", "swap ranks 2 and 3", "swap ranks 3 and 4", "swap files b and c", "swap files c and d"];
+        assert_eq!(names(&p), kept);
         let mut p = puzzle(4, 4, "RN", PawnDirection::Up);
         p.fixed = vec![(Square(0), PieceKind::Rook), (Square(15), PieceKind::Rook)];
         assert_eq!(names(&p), ["rotate 180", "transpose", "anti-transpose"]);
