@@ -51,7 +51,7 @@ fn independent_rooks_bishops_kings_and_queens() {
 fn independent_knights_cover_one_colour() {
     use PlacementGoal::Independence;
     check(Independence, PieceKind::Knight, (4..=10).step_by(2), |n| n * n / 2);
-    check(Independence, PieceKind::Knight, (3..=9).step_by(2), |n| (n * n + 1) / 2);
+    check(Independence, PieceKind::Knight, (3..=9).step_by(2), |n| (n * n).div_ceil(2));
 }
 
 #[test]
