@@ -35,7 +35,7 @@ fn configurations() -> Vec<(String, Vec<String>)> {
     let mut configs = Vec::new();
     for symmetry in [false, true] {
         let suffix = if symmetry { " +sym" } else { "" };
-        let extra: Vec<String> = if symmetry { vec!["--symmetry".into()] } else { vec![] };
+        let extra: Vec<String> = vec![if symmetry { "--symmetry" } else { "--no-symmetry" }.into()];
         let mut args = vec!["--strategy".to_string(), "core-guided".to_string()];
         args.extend(extra.clone());
         configs.push((format!("core-guided{suffix}"), args));

@@ -148,6 +148,12 @@ fn unknown_solver_and_bad_flags_are_usage_errors() {
     assert!(run.stderr.contains("ladder"), "{}", run.stderr);
     let run = knights_sat(&["solve", "--timeout", "-1", "puzzles/guarini.toml"]);
     assert_eq!(run.code, 2);
+    let run = knights_sat(&["solve", "--strategy", "greedy", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unknown strategy `greedy`") && run.stderr.contains("core-guided"), "{}", run.stderr);
+    let run = knights_sat(&["solve", "--encoding", "sorter", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unknown bound encoding `sorter`") && run.stderr.contains("dpw"), "{}", run.stderr);
 }
 
 #[cfg(not(feature = "cadical"))]
@@ -179,6 +185,18 @@ fn placements_inline() {
     assert_eq!((code, v["value"].as_u64()), (0, Some(8)));
     let run = knights_sat(&["solve", "domination", "--board", "8x8", "--pieces", "N"]);
     assert!(run.stdout.contains("optimal: 12 pieces; 11 pieces proved impossible"), "{}", run.stdout);
+    // Every strategy and encoding, with and without symmetry breaking, from the command line.
+    for flags in [
+        ["--strategy", "sat-unsat", "--encoding", "totalizer", "--no-symmetry"],
+        ["--strategy", "unsat-sat", "--encoding", "dpw", "--symmetry"],
+        ["--strategy", "binary", "--encoding", "adder", "--no-symmetry"],
+        ["--strategy", "core-guided", "--encoding", "gte", "--symmetry"],
+    ] {
+        let mut args = vec!["solve", "--json", "domination", "--board", "6x6", "--pieces", "N"];
+        args.extend(flags);
+        let (code, v) = json(&args);
+        assert_eq!((code, v["status"].as_str(), v["value"].as_u64()), (0, Some("optimal"), Some(8)), "{flags:?}");
+    }
     let run = knights_sat(&["solve", "independence", "--board", "4x4", "--pieces", "NX"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--pieces"), "{}", run.stderr);

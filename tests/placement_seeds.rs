@@ -1,5 +1,5 @@
 //! The published placement answers, each proven optimal: twelve knights dominate 8x8; eight
-//! queens, fourteen bishops, 64 kings on 16x16 and 36 pieces of any kinds on 8x8 are
+//! queens, fourteen bishops, 32 knights, 64 kings on 16x16 and 36 pieces of any kinds on 8x8 are
 //! independent. The small ones are proven by every strategy.
 
 use std::path::Path;
@@ -38,6 +38,13 @@ fn eight_queens() {
 fn fourteen_bishops() {
     for strategy in [Strategy::CoreGuided, Strategy::Binary, Strategy::UnsatSat] {
         prove("independence-bishops-8x8.toml", 14, strategy);
+    }
+}
+
+#[test]
+fn thirty_two_knights() {
+    for strategy in Strategy::ALL {
+        prove("independence-knights-8x8.toml", 32, strategy);
     }
 }
 

@@ -74,10 +74,14 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "ENCODING", default_value = "gte")]
     pub encoding: String,
 
-    /// Placements: add lex-leader constraints for the board symmetries that map the puzzle
-    /// onto itself.
-    #[arg(long, global = true)]
+    /// Placements: lex-leader constraints for the board symmetries that map the puzzle onto
+    /// itself (the default).
+    #[arg(long, global = true, overrides_with = "no_symmetry")]
     pub symmetry: bool,
+
+    /// Placements: no symmetry breaking (to measure it; optima never change).
+    #[arg(long, global = true)]
+    pub no_symmetry: bool,
 
     /// Do not restrict consecutive independent moves to one canonical order (for measuring).
     #[arg(long, global = true)]

@@ -84,7 +84,13 @@ impl SolveSettings {
                 ..ExchangeOptions::default()
             },
         };
-        let placement = PlacementSearch { solver, at_most_one, strategy, encoding, symmetry: options.symmetry };
+        let placement = PlacementSearch {
+            solver,
+            at_most_one,
+            strategy,
+            encoding,
+            symmetry: !options.no_symmetry || options.symmetry,
+        };
         Ok(SolveSettings { puzzle, source, search, placement, timeout, json: options.json, progress: !options.quiet })
     }
 }

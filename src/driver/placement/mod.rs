@@ -73,7 +73,7 @@ impl FromStr for Strategy {
 }
 
 /// How to search for an optimal placement.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct PlacementSearch {
     /// The SAT backend.
     pub solver: SolverKind,
@@ -86,6 +86,19 @@ pub struct PlacementSearch {
     pub encoding: BoundEncoding,
     /// Add lex-leader constraints for the board symmetries that map the puzzle onto itself.
     pub symmetry: bool,
+}
+
+impl Default for PlacementSearch {
+    /// varisat, the core-guided strategy and symmetry breaking.
+    fn default() -> Self {
+        PlacementSearch {
+            solver: SolverKind::default(),
+            at_most_one: AtMostOne::default(),
+            strategy: Strategy::default(),
+            encoding: BoundEncoding::default(),
+            symmetry: true,
+        }
+    }
 }
 
 /// Finds an optimal placement and proves it optimal.
