@@ -7,6 +7,7 @@
 
 pub mod distinct;
 pub mod exchange;
+mod line_of_sight;
 pub mod placement;
 
 use rustsat::encodings::am1::{self, Encode as _};
