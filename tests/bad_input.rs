@@ -131,4 +131,25 @@ fn bad_placement_files() {
         "fixed[0]",
         "off the 4x4 board",
     );
+    rejects(
+        "attacks.toml",
+        "kind = \"domination\"\nboard = \"4x4\"\npieces = \"Q\"\nattacks = \"through\"\n",
+        4,
+        "attacks",
+        "`blocked` (placed pieces stop sliders), not `through`",
+    );
+}
+
+#[test]
+fn bad_inline_placements_name_the_flag() {
+    for (args, flag) in [
+        (vec!["--board", "4x4", "--pieces", "Q", "--attacks", "through"], "--attacks"),
+        (vec!["--board", "4x4", "--pieces", "P", "--pawns", "sideways"], "--pawns"),
+    ] {
+        let run = knights_sat(&[&["solve", "domination"][..], &args].concat());
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("command line") && run.stderr.contains(flag), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(args[5]), "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"));
+    }
 }

@@ -201,3 +201,20 @@ fn placements_inline() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--pieces"), "{}", run.stderr);
 }
+
+#[test]
+fn placements_with_blocked_lines() {
+    // Rooks and bishops dominating 4x4: 3 on an empty board, 4 when placed pieces block lines
+    // (both found by the exhaustive search in tests/placement_differential.rs).
+    let inline = ["solve", "domination", "--board", "4x4", "--pieces", "RB", "--json"];
+    let (code, v) = json(&inline);
+    assert_eq!((code, v["value"].as_u64(), v["puzzle"]["attacks"].as_str()), (0, Some(3), Some("empty-board")));
+    let (code, v) = json(&[&inline[..], &["--attacks", "blocked"]].concat());
+    assert_eq!((code, v["value"].as_u64(), v["puzzle"]["attacks"].as_str()), (0, Some(4), Some("blocked")));
+    let path =
+        puzzle_file("blocked.toml", "kind = \"domination\"\nboard = \"4x4\"\npieces = \"RB\"\nattacks = \"blocked\"\n");
+    let run = knights_sat(&["solve", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("with RB, sliders blocked by placed pieces"), "{}", run.stdout);
+    assert!(run.stdout.contains("optimal: 4 pieces; 3 pieces proved impossible"), "{}", run.stdout);
+}

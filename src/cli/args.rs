@@ -134,6 +134,10 @@ pub struct InlinePlacement {
     /// Pawns attack diagonally `up` or `down` the board.
     #[arg(long, value_name = "DIRECTION", default_value = "up")]
     pub pawns: String,
+    /// `empty-board`: sliders attack through placed pieces, as in the classical problems;
+    /// `blocked`: placed pieces stop them.
+    #[arg(long, value_name = "MODEL", default_value = "empty-board")]
+    pub attacks: String,
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 //! Puzzles given by flags instead of a file. Errors name the flag at fault.
 
 use knights_sat::encodings::geometry::{Board, PawnDirection, Piece};
-use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+use knights_sat::encodings::puzzle::placement::{KindRule, LineOfSight, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::{parse_piece, ExchangePuzzle, Position, Puzzle, PuzzleError, Side};
 
 use super::args::{InlineExchange, InlinePlacement, InlinePuzzle};
@@ -27,6 +27,10 @@ fn placement(goal: PlacementGoal, flags: InlinePlacement) -> Result<PlacementPuz
     let kinds = KindRule::parse_letters(&flags.pieces).map_err(|why| bad("--pieces", why))?;
     let pawns = PawnDirection::from_name(&flags.pawns)
         .ok_or_else(|| bad("--pawns", format!("pawns attack `up` or `down`, not `{}`", flags.pawns)))?;
+    let line_of_sight = LineOfSight::from_name(&flags.attacks).ok_or_else(|| {
+        let why = "`empty-board` (sliders pass placed pieces) or `blocked` (placed pieces stop sliders)";
+        bad("--attacks", format!("{why}, not `{}`", flags.attacks))
+    })?;
     let mut empty = Vec::new();
     for name in &flags.empty {
         empty.push(board.parse_square(name.trim()).map_err(|e| bad("--empty", e.to_string()))?);
@@ -36,7 +40,9 @@ fn placement(goal: PlacementGoal, flags: InlinePlacement) -> Result<PlacementPuz
         let (kind, square) = parse_piece(&board, token).map_err(|why| bad("--fixed", why))?;
         fixed.push((square, kind));
     }
-    PlacementPuzzle::new(None, board, goal, kinds, pawns, empty, fixed).map_err(|e| bad("--pieces", e.to_string()))
+    let puzzle = PlacementPuzzle::new(None, board, goal, kinds, pawns, empty, fixed)
+        .map_err(|e| bad("--pieces", e.to_string()))?;
+    Ok(puzzle.with_line_of_sight(line_of_sight))
 }
 
 /// The board of `--board` with the `--removed` squares cut out.

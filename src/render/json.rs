@@ -37,6 +37,9 @@ struct JsonPuzzle<'a> {
     /// Placements: `minimise` or `maximise`.
     #[serde(skip_serializing_if = "Option::is_none")]
     objective: Option<&'static str>,
+    /// Placements: `empty-board` or `blocked`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attacks: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -86,11 +89,12 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         }),
         _ => None,
     };
-    let (pieces, objective) = match report.puzzle {
-        Puzzle::Exchange(p) => (serde_json::Value::from(p.piece_count()), None),
+    let (pieces, objective, attacks) = match report.puzzle {
+        Puzzle::Exchange(p) => (serde_json::Value::from(p.piece_count()), None, None),
         Puzzle::Placement(p) => {
             let kinds: String = p.kinds.iter().map(|r| r.kind.letter()).collect();
-            (serde_json::Value::from(kinds), Some(if p.goal.minimises() { "minimise" } else { "maximise" }))
+            let objective = if p.goal.minimises() { "minimise" } else { "maximise" };
+            (serde_json::Value::from(kinds), Some(objective), Some(p.line_of_sight.name()))
         }
     };
     let value = JsonReport {
@@ -102,6 +106,7 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             removed: board.removed_squares().map(|s| board.name(s)).collect(),
             pieces,
             objective,
+            attacks,
         },
         solver: report.solver,
         incremental: report.incremental,

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use knights_sat_encodings::geometry::Square;
-use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
+use knights_sat_encodings::puzzle::placement::{LineOfSight, PlacementPuzzle};
 
 use super::text::{verdict, Units};
 use super::Report;
@@ -14,7 +14,18 @@ pub(super) fn text(report: &Report, puzzle: &PlacementPuzzle, out: &mut dyn Writ
     let board = &puzzle.board;
     let name = puzzle.name.as_deref().map(|n| format!(" {n}:")).unwrap_or_default();
     let kinds: String = puzzle.kinds.iter().map(|r| r.kind.letter()).collect();
-    writeln!(out, "{}:{name} {} on {}x{} with {kinds}", report.source, puzzle.goal, board.width(), board.height())?;
+    let blocked = match puzzle.line_of_sight {
+        LineOfSight::EmptyBoard => "",
+        LineOfSight::Blocked => ", sliders blocked by placed pieces",
+    };
+    writeln!(
+        out,
+        "{}:{name} {} on {}x{} with {kinds}{blocked}",
+        report.source,
+        puzzle.goal,
+        board.width(),
+        board.height()
+    )?;
     writeln!(out, "{}", verdict(report.outcome, report.stopped, &units(puzzle)))?;
     if let Some(Solution::Placement(placement)) = &report.outcome.solution {
         writeln!(out)?;

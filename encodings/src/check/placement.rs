@@ -1,6 +1,9 @@
-//! Checks a placement against its puzzle's rules, recomputing every attack from the geometry.
+//! Checks a placement against its puzzle's rules, recomputing every attack from the geometry:
+//! with [`LineOfSight::Blocked`] a slider's attack counts only when every square it passes over
+//! is unoccupied.
 
-use crate::puzzle::placement::{Placement, PlacementPuzzle};
+use crate::geometry::attack_steps;
+use crate::puzzle::placement::{LineOfSight, Placement, PlacementGoal, PlacementPuzzle};
 
 /// Why a claimed placement breaks the rules.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -79,9 +82,14 @@ pub fn check_placement(puzzle: &PlacementPuzzle, placement: &Placement) -> Resul
             )));
         }
     }
+    let blocked = puzzle.line_of_sight == LineOfSight::Blocked;
     let mut attacked = vec![false; board.area()];
     for &(square, kind) in placement {
-        for target in puzzle.attacks(kind, square) {
+        for step in attack_steps(board, kind, square, puzzle.pawns) {
+            if blocked && step.between.iter().any(|b| on[b.index()].is_some()) {
+                continue;
+            }
+            let target = step.to;
             attacked[target.index()] = true;
             if puzzle.goal.independent() && on[target.index()].is_some() {
                 return Err(PlacementViolation::Attack {
@@ -93,7 +101,7 @@ pub fn check_placement(puzzle: &PlacementPuzzle, placement: &Placement) -> Resul
         }
     }
     if puzzle.goal.covers() {
-        let total = puzzle.goal == crate::puzzle::placement::PlacementGoal::TotalDomination;
+        let total = puzzle.goal == PlacementGoal::TotalDomination;
         for square in board.squares() {
             let i = square.index();
             if total && !attacked[i] {
@@ -105,4 +113,36 @@ pub fn check_placement(puzzle: &PlacementPuzzle, placement: &Placement) -> Resul
         }
     }
     Ok(puzzle.value(placement))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Board, PawnDirection, PieceKind, Square};
+    use crate::puzzle::placement::KindRule;
+
+    /// A queen on a1 and a knight on b1 of a 4x1 board: the knight stands in the queen's line.
+    fn queen_behind_knight(goal: PlacementGoal, line_of_sight: LineOfSight) -> Result<usize, PlacementViolation> {
+        let kinds = [PieceKind::Queen, PieceKind::Knight].map(|kind| KindRule { kind, min: 0, max: None, weight: 1 });
+        let board = Board::new(4, 1).unwrap();
+        let puzzle = PlacementPuzzle::new(None, board, goal, kinds.to_vec(), PawnDirection::Up, vec![], vec![])
+            .unwrap()
+            .with_line_of_sight(line_of_sight);
+        check_placement(&puzzle, &vec![(Square(0), PieceKind::Queen), (Square(1), PieceKind::Knight)])
+    }
+
+    #[test]
+    fn a_piece_in_the_line_stops_a_slider_only_when_blocked() {
+        assert_eq!(queen_behind_knight(PlacementGoal::Domination, LineOfSight::EmptyBoard), Ok(2));
+        let uncovered = Err(PlacementViolation::Uncovered("c1".to_string()));
+        assert_eq!(queen_behind_knight(PlacementGoal::Domination, LineOfSight::Blocked), uncovered);
+        for line_of_sight in LineOfSight::ALL {
+            let attack = PlacementViolation::Attack {
+                attacker: "queen".to_string(),
+                from: "a1".to_string(),
+                to: "b1".to_string(),
+            };
+            assert_eq!(queen_behind_knight(PlacementGoal::Independence, line_of_sight), Err(attack));
+        }
+    }
 }

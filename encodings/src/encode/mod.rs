@@ -8,6 +8,7 @@
 pub mod bound;
 pub mod distinct;
 pub mod exchange;
+mod line_of_sight;
 pub mod placement;
 pub mod symmetry;
 

@@ -1,5 +1,9 @@
 //! The CNF encoding of placement puzzles.
 //!
+//! When placed pieces block sliders ([`LineOfSight::Blocked`]), sliders cover squares through
+//! chains of auxiliary variables, one per square and direction (see `line_of_sight.rs`); kings,
+//! knights and pawns cover as on an empty board, and independence needs no change.
+//!
 //! Variables: `x[s][k]` — a piece of kind `k` stands on square `s`. Clauses: at most one piece
 //! per square (a RustSAT at-most-one encoding); for domination, every square is occupied or
 //! attacked (one clause per square over the pieces that could cover it); for independence, no
@@ -14,9 +18,10 @@ use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::CardConstraint;
 use rustsat::types::{Clause, Lit};
 
+use super::line_of_sight::slider_cover;
 use super::AtMostOne;
 use crate::geometry::{PieceKind, Square};
-use crate::puzzle::placement::{Placement, PlacementGoal, PlacementPuzzle};
+use crate::puzzle::placement::{LineOfSight, Placement, PlacementGoal, PlacementPuzzle};
 
 /// The encoding of one placement puzzle.
 #[derive(Debug)]
@@ -67,8 +72,16 @@ impl PlacementEncoding {
             .collect();
         if puzzle.goal.covers() {
             let total = puzzle.goal == PlacementGoal::TotalDomination;
-            let mut coverers: Vec<Vec<Lit>> = vec![Vec::new(); board.area()];
+            let blocked = puzzle.line_of_sight == LineOfSight::Blocked;
+            let mut coverers: Vec<Vec<Lit>> = if blocked {
+                slider_cover(board, &kinds, &x, &mut vars, clauses)
+            } else {
+                vec![Vec::new(); board.area()]
+            };
             for (k, per_square) in attacks.iter().enumerate() {
+                if blocked && kinds[k].slides() {
+                    continue;
+                }
                 for (s, targets) in per_square.iter().enumerate() {
                     let Some(lit) = x[s][k] else { continue };
                     for t in targets {
@@ -84,6 +97,11 @@ impl PlacementEncoding {
                 add(clauses, clause);
             }
         }
+        // Independence reads attacks on an empty board whatever the line of sight, for the two
+        // models have the same independent placements. Blocking only takes attacks away, so a
+        // placement independent on an empty board stays so. Conversely, if a slider on s attacks
+        // an occupied t on an empty board, passing over b1, …, bm, then the first occupied square
+        // among b1, …, bm, t is attacked by s with blocked lines too: nothing stands before it.
         if puzzle.goal.independent() {
             for (k, per_square) in attacks.iter().enumerate() {
                 for (s, targets) in per_square.iter().enumerate() {

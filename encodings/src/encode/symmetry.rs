@@ -18,7 +18,7 @@ use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
 
 use crate::geometry::{attack_steps, Board, Square};
-use crate::puzzle::placement::PlacementPuzzle;
+use crate::puzzle::placement::{LineOfSight, PlacementPuzzle};
 
 /// A permutation of the board's squares: `map[s]` is the image of square `s`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,13 +100,24 @@ fn preserves(puzzle: &PlacementPuzzle, map: &[Square]) -> bool {
     if puzzle.fixed.iter().any(|&(s, kind)| !puzzle.fixed.contains(&(image(s), kind))) {
         return false;
     }
-    // Attacks through other pieces are what counts, so the squares in between play no part.
+    // On an empty board only the attacked squares count; with blocked lines so do the squares
+    // in between, which an exchange of neighbouring ranks would reorder.
+    let blocked = puzzle.line_of_sight == LineOfSight::Blocked;
+    let key = |to: Square, between: Vec<Square>| {
+        let mut between = if blocked { between } else { Vec::new() };
+        between.sort();
+        (to, between)
+    };
     puzzle.kinds.iter().all(|rule| {
         board.squares().all(|s| {
-            let mut mapped: Vec<Square> =
-                attack_steps(board, rule.kind, s, puzzle.pawns).into_iter().map(|step| image(step.to)).collect();
-            let mut actual: Vec<Square> =
-                attack_steps(board, rule.kind, image(s), puzzle.pawns).into_iter().map(|step| step.to).collect();
+            let mut mapped: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, s, puzzle.pawns)
+                .into_iter()
+                .map(|step| key(image(step.to), step.between.into_iter().map(image).collect()))
+                .collect();
+            let mut actual: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, image(s), puzzle.pawns)
+                .into_iter()
+                .map(|step| key(step.to, step.between))
+                .collect();
             mapped.sort();
             actual.sort();
             mapped == actual
@@ -197,6 +208,9 @@ mod tests {
             ]
         );
         assert!(!names(&puzzle(3, 3, "RB", PawnDirection::Up)).iter().any(|n| n.starts_with("swap")));
+        // Blocked lines: exchanging ranks would move the squares a rook's line passes over.
+        let blocked = puzzle(3, 3, "R", PawnDirection::Up).with_line_of_sight(LineOfSight::Blocked);
+        assert_eq!(names(&blocked).len(), 7);
     }
 
     #[test]

@@ -10,4 +10,4 @@ mod steps;
 
 pub use board::{Board, GeometryError, Square, MAX_SIDE};
 pub use piece::{PawnDirection, Piece, PieceKind};
-pub use steps::{attack_steps, move_steps, Step};
+pub use steps::{attack_steps, move_steps, Step, DIAGONAL, ORTHOGONAL};

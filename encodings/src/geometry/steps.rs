@@ -15,8 +15,11 @@ pub struct Step {
 
 const KNIGHT: [(i64, i64); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const KING: [(i64, i64); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-const ORTHOGONAL: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
-const DIAGONAL: [(i64, i64); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+/// The four directions along files and ranks, as steps of (file, rank): rooks and queens slide
+/// along them.
+pub const ORTHOGONAL: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+/// The four diagonal directions, as steps of (file, rank): bishops and queens slide along them.
+pub const DIAGONAL: [(i64, i64); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
 
 /// The steps a piece of `kind` may take from `from` when moving without capturing.
 ///

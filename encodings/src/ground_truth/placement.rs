@@ -1,23 +1,34 @@
 //! Exhaustive search for the optimum of a placement puzzle, written from the rules alone.
 //!
 //! Squares are decided in index order — empty, or one of the allowed kinds — with two prunings
-//! that never lose an optimum: a square whose every possible attacker and itself have been
-//! decided without covering it ends the branch (domination), and so does a partial value that
-//! can no longer beat the best found.
+//! that never lose an optimum: a square whose cover no later decision can change, left
+//! uncovered, ends the branch (domination), and so does a partial value that can no longer beat
+//! the best found.
+//!
+//! Along a line, square indices change by the same amount at every step, so the squares a
+//! slider passes over on its way to a target lie strictly between the two in index order. When
+//! placed pieces block sliders, whether one decided piece attacks another is therefore settled
+//! as soon as both are decided, and whether a square is covered as soon as it, every square
+//! that could attack it and everything in between are decided.
 
 use crate::geometry::{attack_steps, PieceKind, Square};
-use crate::puzzle::placement::{PlacementGoal, PlacementPuzzle};
+use crate::puzzle::placement::{LineOfSight, PlacementGoal, PlacementPuzzle};
 
 use super::exchange::SearchLimit;
+
+/// One attack a piece could make: the target square and the squares that must be empty for it
+/// (none on an empty board).
+type Line = (usize, Vec<usize>);
 
 /// The optimal value (`None`: no placement satisfies the rules), visiting at most `max_nodes`
 /// nodes of the search tree.
 pub fn optimal_placement(puzzle: &PlacementPuzzle, max_nodes: usize) -> Result<Option<usize>, SearchLimit> {
     let board = &puzzle.board;
     let n = board.area();
+    let blocked = puzzle.line_of_sight == LineOfSight::Blocked;
     let kinds: Vec<PieceKind> = puzzle.kinds.iter().map(|r| r.kind).collect();
-    // attacks[k][s]: squares attacked by kind k on s.
-    let attacks: Vec<Vec<Vec<usize>>> = kinds
+    // attacks[k][s]: the attacks of kind k on s.
+    let attacks: Vec<Vec<Vec<Line>>> = kinds
         .iter()
         .map(|&k| {
             (0..n)
@@ -26,34 +37,47 @@ pub fn optimal_placement(puzzle: &PlacementPuzzle, max_nodes: usize) -> Result<O
                     if board.is_removed(square) {
                         return Vec::new();
                     }
-                    attack_steps(board, k, square, puzzle.pawns).into_iter().map(|st| st.to.index()).collect()
+                    let steps = attack_steps(board, k, square, puzzle.pawns).into_iter();
+                    steps
+                        .map(|st| {
+                            let between =
+                                if blocked { st.between.iter().map(|b| b.index()).collect() } else { Vec::new() };
+                            (st.to.index(), between)
+                        })
+                        .collect()
                 })
                 .collect()
         })
         .collect();
-    // The last square (in index order) whose decision can still cover square t.
-    let total = puzzle.goal == PlacementGoal::TotalDomination;
-    let mut deadline: Vec<usize> = (0..n).map(|t| if total { 0 } else { t }).collect();
-    for per_kind in &attacks {
-        for (s, targets) in per_kind.iter().enumerate() {
-            for &t in targets {
-                deadline[t] = deadline[t].max(s);
+    // attackers[t]: every (square, kind, squares in between) that could attack t.
+    let mut attackers: Vec<Vec<(usize, usize, Vec<usize>)>> = vec![Vec::new(); n];
+    for (k, per_square) in attacks.iter().enumerate() {
+        for (s, lines) in per_square.iter().enumerate() {
+            for (t, between) in lines {
+                attackers[*t].push((s, k, between.clone()));
             }
         }
     }
+    // The last square (in index order) whose decision can still change whether square t is
+    // covered: t itself (it may be occupied, or, when blocked, lie beyond the squares between it
+    // and its attackers), and every possible attacker.
+    let total = puzzle.goal == PlacementGoal::TotalDomination;
     let mut by_deadline = vec![Vec::new(); n];
-    for t in 0..n {
-        if !board.is_removed(Square(t as u16)) && puzzle.goal.covers() {
-            by_deadline[deadline[t]].push(t);
+    for (t, lines) in attackers.iter().enumerate() {
+        if board.is_removed(Square(t as u16)) || !puzzle.goal.covers() {
+            continue;
         }
+        let own = if total && !blocked { 0 } else { t };
+        let deadline = lines.iter().map(|l| l.0).fold(own, usize::max);
+        by_deadline[deadline].push(t);
     }
     let mut search = Search {
         puzzle,
         kinds,
         attacks,
+        attackers,
         by_deadline,
         on: vec![None; n],
-        attackers: vec![0; n],
         counts: vec![0; puzzle.kinds.len()],
         value: 0,
         best: None,
@@ -67,10 +91,10 @@ pub fn optimal_placement(puzzle: &PlacementPuzzle, max_nodes: usize) -> Result<O
 struct Search<'a> {
     puzzle: &'a PlacementPuzzle,
     kinds: Vec<PieceKind>,
-    attacks: Vec<Vec<Vec<usize>>>,
+    attacks: Vec<Vec<Vec<Line>>>,
+    attackers: Vec<Vec<(usize, usize, Vec<usize>)>>,
     by_deadline: Vec<Vec<usize>>,
     on: Vec<Option<usize>>,
-    attackers: Vec<usize>,
     counts: Vec<usize>,
     value: usize,
     best: Option<usize>,
@@ -129,10 +153,16 @@ impl Search<'_> {
         Ok(())
     }
 
-    /// Whether a piece of kind `k` on `s` and an earlier piece attack each other.
+    /// Whether nothing stands on the squares of `between`.
+    fn clear(&self, between: &[usize]) -> bool {
+        between.iter().all(|&b| self.on[b].is_none())
+    }
+
+    /// Whether a piece of kind `k` on `s` and an earlier piece attack each other. Everything
+    /// between two decided squares is decided, so the answer is final.
     fn conflicts(&self, s: usize, k: usize) -> bool {
-        self.attacks[k][s].iter().any(|&t| self.on[t].is_some())
-            || self.on.iter().enumerate().any(|(t, on)| on.is_some_and(|j| self.attacks[j][t].contains(&s)))
+        self.attacks[k][s].iter().any(|(t, between)| self.on[*t].is_some() && self.clear(between))
+            || self.attackers[s].iter().any(|(t, j, between)| self.on[*t] == Some(*j) && self.clear(between))
     }
 
     fn apply(&mut self, s: usize, choice: Option<usize>, place: bool) {
@@ -147,20 +177,15 @@ impl Search<'_> {
             self.counts[k] -= 1;
             self.value -= weight;
         }
-        for i in 0..self.attacks[k][s].len() {
-            let t = self.attacks[k][s][i];
-            if place {
-                self.attackers[t] += 1;
-            } else {
-                self.attackers[t] -= 1;
-            }
-        }
     }
 
-    /// Whether every square that no later decision can cover is covered.
+    /// Whether every square whose cover no later decision can change is covered.
     fn covered_until(&self, s: usize) -> bool {
         let total = self.puzzle.goal == PlacementGoal::TotalDomination;
-        self.by_deadline[s].iter().all(|&t| self.attackers[t] > 0 || (!total && self.on[t].is_some()))
+        self.by_deadline[s].iter().all(|&t| {
+            (!total && self.on[t].is_some())
+                || self.attackers[t].iter().any(|(a, k, between)| self.on[*a] == Some(*k) && self.clear(between))
+        })
     }
 }
 
@@ -198,5 +223,29 @@ mod tests {
                 assert_eq!(best(Independence, Knight), Some(knights), "knights {n}");
             }
         }
+    }
+
+    /// Rooks and knights on a 5x1 board with a knight fixed on c1, where knights attack nothing.
+    /// Through the knight, a rook on a1 dominates; stopped by it, rooks are needed on both
+    /// sides. For total domination, a1 and b1 (and d1 and e1) must attack each other when
+    /// blocked. Every rook attacks the knight, so independence places knights only.
+    #[test]
+    fn a_fixed_piece_in_the_line_on_one_rank() {
+        use LineOfSight::*;
+        use PieceKind::*;
+        use PlacementGoal::*;
+        let best = |goal, line_of_sight| {
+            let kinds = [Rook, Knight].map(|kind| KindRule { kind, min: 0, max: None, weight: 1 }).to_vec();
+            let board = Board::new(5, 1).unwrap();
+            let fixed = vec![(Square(2), Knight)];
+            let puzzle = PlacementPuzzle::new(None, board, goal, kinds, PawnDirection::Up, vec![], fixed).unwrap();
+            optimal_placement(&puzzle.with_line_of_sight(line_of_sight), 1_000_000).unwrap()
+        };
+        assert_eq!(best(Domination, EmptyBoard), Some(2));
+        assert_eq!(best(Domination, Blocked), Some(3));
+        assert_eq!(best(TotalDomination, EmptyBoard), Some(3));
+        assert_eq!(best(TotalDomination, Blocked), Some(5));
+        assert_eq!(best(Independence, EmptyBoard), Some(5));
+        assert_eq!(best(Independence, Blocked), Some(5));
     }
 }

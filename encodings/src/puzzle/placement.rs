@@ -2,9 +2,15 @@
 //! attacked) with as few as possible, or so that none attacks another with as many as possible.
 //!
 //! Colours play no part: a piece attacks every other piece it could capture, and pawns attack
-//! the two squares diagonally ahead of them in the puzzle's pawn direction. Attacks are
-//! measured on an empty board — a queen attacks along its whole line even through another
+//! the two squares diagonally ahead of them in the puzzle's pawn direction. By default attacks
+//! are measured on an empty board — a queen attacks along its whole line even through another
 //! placed piece — which is how the classical problems (eight queens, twelve knights) count.
+//! With [`LineOfSight::Blocked`] placed pieces block sliders instead: a bishop, rook or queen
+//! attacks along a line up to and including the first occupied square, and not beyond.
+//!
+//! The choice only matters when pieces stand in each other's lines, which independent
+//! placements never do: the two models have the same independent placements, and on those the
+//! same attacks, so only domination and total domination can tell them apart.
 
 use std::fmt;
 
@@ -69,6 +75,44 @@ impl fmt::Display for PlacementGoal {
     }
 }
 
+/// Whether placed pieces block the lines of sliding pieces (bishops, rooks, queens).
+///
+/// Removed squares block sliders either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LineOfSight {
+    /// Attacks are measured on an empty board: a slider attacks along its whole line, through
+    /// other placed pieces (the classical problems; the default).
+    #[default]
+    EmptyBoard,
+    /// Placed pieces block sliders: a slider attacks along a line up to and including the first
+    /// occupied square.
+    Blocked,
+}
+
+impl LineOfSight {
+    /// Both models, in the order of [`LineOfSight::name`].
+    pub const ALL: [LineOfSight; 2] = [LineOfSight::EmptyBoard, LineOfSight::Blocked];
+
+    /// The name used in puzzle files and on the command line: `empty-board` or `blocked`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LineOfSight::EmptyBoard => "empty-board",
+            LineOfSight::Blocked => "blocked",
+        }
+    }
+
+    /// The model with this name.
+    pub fn from_name(name: &str) -> Option<LineOfSight> {
+        LineOfSight::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+impl fmt::Display for LineOfSight {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The rules for one kind of piece that may be placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KindRule {
@@ -116,6 +160,9 @@ pub struct PlacementPuzzle {
     pub empty: Vec<Square>,
     /// Pieces placed in advance.
     pub fixed: Vec<(Square, PieceKind)>,
+    /// Whether placed pieces block sliders ([`LineOfSight::EmptyBoard`] unless set with
+    /// [`PlacementPuzzle::with_line_of_sight`]).
+    pub line_of_sight: LineOfSight,
 }
 
 /// A placement: which piece stands on which square.
@@ -157,7 +204,8 @@ pub enum PlacementError {
 }
 
 impl PlacementPuzzle {
-    /// Builds a puzzle, checking that its parts fit together.
+    /// Builds a puzzle, checking that its parts fit together. Attacks are measured on an empty
+    /// board; see [`PlacementPuzzle::with_line_of_sight`].
     pub fn new(
         name: Option<String>,
         board: Board,
@@ -192,7 +240,12 @@ impl PlacementPuzzle {
                 return Err(PlacementError::FixedKindNotAllowed { kind, square: board.name(square) });
             }
         }
-        Ok(PlacementPuzzle { name, board, goal, kinds, pawns, empty, fixed })
+        Ok(PlacementPuzzle { name, board, goal, kinds, pawns, empty, fixed, line_of_sight: LineOfSight::EmptyBoard })
+    }
+
+    /// The same puzzle with attacks measured under `line_of_sight`.
+    pub fn with_line_of_sight(self, line_of_sight: LineOfSight) -> PlacementPuzzle {
+        PlacementPuzzle { line_of_sight, ..self }
     }
 
     /// The rule of a kind, if it may be placed.
@@ -200,7 +253,8 @@ impl PlacementPuzzle {
         self.kinds.iter().find(|r| r.kind == kind)
     }
 
-    /// The squares a piece of `kind` on `square` attacks, on an empty board.
+    /// The squares a piece of `kind` on `square` attacks on an empty board, whatever the
+    /// puzzle's [`LineOfSight`].
     pub fn attacks(&self, kind: PieceKind, square: Square) -> Vec<Square> {
         attack_steps(&self.board, kind, square, self.pawns).into_iter().map(|s| s.to).collect()
     }

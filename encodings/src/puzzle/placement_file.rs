@@ -7,7 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::file::{Context, Text};
-use super::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+use super::placement::{KindRule, LineOfSight, PlacementGoal, PlacementPuzzle};
 use super::PuzzleError;
 use crate::geometry::PawnDirection;
 
@@ -21,6 +21,7 @@ pub(super) struct RawPlacement {
     removed: Vec<Text>,
     pieces: Text,
     pawns: Option<Text>,
+    attacks: Option<Text>,
     #[serde(default)]
     empty: Vec<Text>,
     #[serde(default)]
@@ -63,6 +64,16 @@ impl Context<'_> {
                 self.error(text.span(), "pawns", format!("pawns attack `up` or `down`, not `{}`", text.get_ref()))
             })?,
         };
+        let line_of_sight = match &raw.attacks {
+            None => LineOfSight::EmptyBoard,
+            Some(text) => LineOfSight::from_name(text.get_ref()).ok_or_else(|| {
+                let why = format!(
+                    "`empty-board` (sliders pass placed pieces) or `blocked` (placed pieces stop sliders), not `{}`",
+                    text.get_ref()
+                );
+                self.error(text.span(), "attacks", why)
+            })?,
+        };
         let mut empty = Vec::new();
         for (i, name) in raw.empty.iter().enumerate() {
             let square = board.parse_square(name.get_ref().trim());
@@ -75,7 +86,8 @@ impl Context<'_> {
                 .push(piece.map(|(k, s)| (s, k)).map_err(|why| self.error(token.span(), &format!("fixed[{i}]"), why))?);
         }
         let span = raw.limits.values().next().map_or(raw.pieces.span(), |l| l.span());
-        PlacementPuzzle::new(raw.name, board, goal, kinds, pawns, empty, fixed)
-            .map_err(|e| self.error(span, "pieces", e.to_string()))
+        let puzzle = PlacementPuzzle::new(raw.name, board, goal, kinds, pawns, empty, fixed)
+            .map_err(|e| self.error(span, "pieces", e.to_string()))?;
+        Ok(puzzle.with_line_of_sight(line_of_sight))
     }
 }
