@@ -71,7 +71,7 @@ pub struct SolveOptions {
 
     /// Placements: the bound encoding for sat-unsat, unsat-sat and binary: totalizer, gte, dpw
     /// or adder.
-    #[arg(long, global = true, value_name = "ENCODING", default_value = "gte")]
+    #[arg(long, global = true, value_name = "ENCODING", default_value = "totalizer")]
     pub encoding: String,
 
     /// Placements: lex-leader constraints for the board symmetries that map the puzzle onto

@@ -16,10 +16,10 @@ use rustsat::types::Lit;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BoundEncoding {
     /// The totalizer of Bailleux and Boufkhad (a weighted term counts as that many copies of
-    /// its literal).
+    /// its literal). The fastest on the unit-weight domination benchmarks.
+    #[default]
     Totalizer,
     /// The generalized totalizer of Joshi, Martins and Manquinho.
-    #[default]
     GeneralizedTotalizer,
     /// The dynamic polynomial watchdog of Paxian, Reimer and Becker.
     DynamicPolyWatchdog,
