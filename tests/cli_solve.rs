@@ -180,6 +180,10 @@ fn placements_inline() {
     assert_eq!(code, 0);
     assert_eq!((v["status"].as_str(), v["value"].as_u64(), v["bound"].as_u64()), (Some("optimal"), Some(8), Some(8)));
     assert_eq!(v["puzzle"]["objective"], "minimise");
+    assert_eq!(
+        (v["search"]["strategy"].as_str(), v["search"]["symmetry"].as_bool()),
+        (Some("core-guided"), Some(true))
+    );
     assert_eq!(v["solution"]["pieces"].as_array().map(Vec::len), Some(8));
     let (code, v) = json(&["solve", "independence", "--board", "8x8", "--pieces", "Q", "--json"]);
     assert_eq!((code, v["value"].as_u64()), (0, Some(8)));
@@ -196,6 +200,10 @@ fn placements_inline() {
         args.extend(flags);
         let (code, v) = json(&args);
         assert_eq!((code, v["status"].as_str(), v["value"].as_u64()), (0, Some("optimal"), Some(8)), "{flags:?}");
+        assert_eq!(
+            (v["search"]["strategy"].as_str(), v["search"]["encoding"].as_str()),
+            (Some(flags[1]), Some(flags[3]))
+        );
     }
     let run = knights_sat(&["solve", "independence", "--board", "4x4", "--pieces", "NX"]);
     assert_eq!(run.code, 2);

@@ -103,6 +103,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         source: &settings.source,
         solver: settings.search.solver,
         incremental: settings.search.incremental,
+        placement: matches!(settings.puzzle, Puzzle::Placement(_)).then_some(settings.placement),
         outcome: &outcome,
         stopped: stopped.as_deref(),
     };

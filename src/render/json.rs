@@ -14,6 +14,8 @@ struct JsonReport<'a> {
     puzzle: JsonPuzzle<'a>,
     solver: SolverKind,
     incremental: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<JsonSearch>,
     status: Status,
     value: Option<usize>,
     bound: usize,
@@ -23,6 +25,14 @@ struct JsonReport<'a> {
     solution: Option<JsonSolution>,
     stats: &'a [StepStats],
     seconds: f64,
+}
+
+/// Placements: the strategy, the bound encoding and whether symmetries were broken.
+#[derive(Serialize)]
+struct JsonSearch {
+    strategy: &'static str,
+    encoding: &'static str,
+    symmetry: bool,
 }
 
 #[derive(Serialize)]
@@ -110,6 +120,11 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         },
         solver: report.solver,
         incremental: report.incremental,
+        search: report.placement.map(|p| JsonSearch {
+            strategy: p.strategy.name(),
+            encoding: p.encoding.name(),
+            symmetry: p.symmetry,
+        }),
         status: outcome.status,
         value: outcome.value,
         bound: outcome.bound,

@@ -8,7 +8,7 @@ mod text;
 
 use knights_sat_encodings::puzzle::Puzzle;
 
-use crate::driver::Outcome;
+use crate::driver::{Outcome, PlacementSearch};
 use crate::solver::SolverKind;
 
 pub use diagram::{board_diagram, piece_glyph, side_by_side};
@@ -26,6 +26,8 @@ pub struct Report<'a> {
     pub solver: SolverKind,
     /// Whether one solver served every horizon.
     pub incremental: bool,
+    /// Placements: how the bound was tightened.
+    pub placement: Option<PlacementSearch>,
     /// The result of the search.
     pub outcome: &'a Outcome,
     /// Why the search stopped early (a timeout or Ctrl-C), if it did.

@@ -7,7 +7,7 @@ use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
 
 use super::diagram::{board_diagram, side_by_side};
 use super::Report;
-use crate::driver::{Outcome, Query, Solution, Status};
+use crate::driver::{Outcome, Query, Solution, Status, Strategy};
 use crate::solver::Answer;
 
 /// Columns the diagrams may fill.
@@ -21,7 +21,18 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     }
     if !report.outcome.stats.is_empty() {
         writeln!(out)?;
-        let mode = if report.incremental { "incremental" } else { "rebuilt at each step" };
+        let mode = match report.placement {
+            Some(search) => {
+                let bound = match search.strategy {
+                    Strategy::CoreGuided => String::new(),
+                    _ => format!(" over the {}", search.encoding),
+                };
+                let symmetry = if search.symmetry { "symmetries broken" } else { "no symmetry breaking" };
+                format!("{}{bound}, {symmetry}", search.strategy)
+            }
+            None if report.incremental => "incremental".to_string(),
+            None => "rebuilt at each step".to_string(),
+        };
         writeln!(out, "Work per solver call ({}, {mode})", report.solver)?;
         writeln!(out, "{}", stats_table(report.outcome))?;
     }
