@@ -9,8 +9,9 @@
 //! attacked (one clause per square over the pieces that could cover it); for independence, no
 //! two pieces attack each other (a binary clause per attacking pair); per-kind minimum and
 //! maximum counts through RustSAT's totalizer; fixed pieces and empty squares as units. The
-//! objective — a weighted sum over the `x` variables — is left to the driver, which bounds it
-//! with a RustSAT encoding built on the same variable numbering.
+//! objective is only described — weighted literals, the `x` variables or one "occupied" literal
+//! per square — and left to the driver, which bounds it (a [`super::bound`] encoding or
+//! core-guided totalizers) on the same variable numbering.
 
 use rustsat::encodings::card::{BoundBoth, Totalizer};
 use rustsat::encodings::CollectClauses;
