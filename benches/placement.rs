@@ -8,7 +8,8 @@
 //! Each run is the `knights-sat` binary with `--json --timeout`, so a run that passes the time
 //! limit is stopped for good. Environment: `KNIGHTS_SAT_BENCH_TIMEOUT` (seconds per run, default
 //! 60), `KNIGHTS_SAT_BENCH_SOLVER` (default `cadical`), `KNIGHTS_SAT_BENCH_CONFIGS` (a
-//! comma-separated subset of the configuration names in the first column). Once a configuration
+//! comma-separated subset of the configuration names in the first column),
+//! `KNIGHTS_SAT_BENCH_FAMILY` (`knight` or `queen`: one family only). Once a configuration
 //! passes the limit on one board, its larger boards of that family are not run ("-").
 //! Every answer is compared with the published optimum; a mismatch is printed as `WRONG`.
 
@@ -57,7 +58,10 @@ fn main() {
     let only: Option<Vec<String>> =
         std::env::var("KNIGHTS_SAT_BENCH_CONFIGS").ok().map(|c| c.split(',').map(|s| s.trim().to_string()).collect());
     let binary = env!("CARGO_BIN_EXE_knights-sat");
-    for family in &FAMILIES {
+    let family_filter = std::env::var("KNIGHTS_SAT_BENCH_FAMILY").ok();
+    for family in
+        FAMILIES.iter().filter(|f| family_filter.as_ref().is_none_or(|only| f.name.starts_with(only.as_str())))
+    {
         println!("\n{} ({solver}, seconds to prove optimality, limit {timeout} s)\n", family.name);
         let header: Vec<String> = family.optima.iter().map(|(n, v)| format!("n={n} ({v})")).collect();
         println!("| configuration | {} |", header.join(" | "));
