@@ -16,7 +16,7 @@ use rustsat::types::Lit;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BoundEncoding {
     /// The totalizer of Bailleux and Boufkhad (a weighted term counts as that many copies of
-    /// its literal). The fastest on the unit-weight domination benchmarks.
+    /// its literal). The fastest on the knight-domination benchmark.
     #[default]
     Totalizer,
     /// The generalized totalizer of Joshi, Martins and Manquinho.
