@@ -38,21 +38,14 @@ impl SolveSettings {
         let options = args.options;
         let solver: SolverKind = options.solver.parse().map_err(CliError::Usage)?;
         solver.create().map_err(|e| CliError::Usage(e.to_string()))?;
-        let at_most_one = AtMostOne::from_name(&options.at_most_one).ok_or_else(|| {
-            CliError::Usage(format!(
-                "unknown at-most-one encoding `{}`; choose one of {}",
-                options.at_most_one,
-                AtMostOne::NAMES.join(", ")
-            ))
-        })?;
+        let unknown = |what: &str, given: &str, names: &[&str]| {
+            CliError::Usage(format!("unknown {what} `{given}`; choose one of {}", names.join(", ")))
+        };
+        let at_most_one = AtMostOne::from_name(&options.at_most_one)
+            .ok_or_else(|| unknown("at-most-one encoding", &options.at_most_one, &AtMostOne::NAMES))?;
         let strategy: Strategy = options.strategy.parse().map_err(CliError::Usage)?;
-        let encoding = BoundEncoding::from_name(&options.encoding).ok_or_else(|| {
-            CliError::Usage(format!(
-                "unknown bound encoding `{}`; choose one of {}",
-                options.encoding,
-                BoundEncoding::NAMES.join(", ")
-            ))
-        })?;
+        let encoding = BoundEncoding::from_name(&options.encoding)
+            .ok_or_else(|| unknown("bound encoding", &options.encoding, &BoundEncoding::NAMES))?;
         let timeout = match options.timeout {
             None => None,
             Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),

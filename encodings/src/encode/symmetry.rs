@@ -31,7 +31,43 @@ pub struct BoardSymmetry {
 
 /// The symmetries (other than the identity) that map `puzzle` onto itself.
 pub fn puzzle_symmetries(puzzle: &PlacementPuzzle) -> Vec<BoardSymmetry> {
-    board_maps(&puzzle.board).into_iter().filter(|map| preserves(puzzle, &map.map)).collect()
+    let attacks = attack_relation(puzzle);
+    board_maps(&puzzle.board).into_iter().filter(|map| preserves(puzzle, &attacks, &map.map)).collect()
+}
+
+/// An attack: the attacked square and, with blocked lines, the squares in between (sorted).
+type Attack = (Square, Vec<Square>);
+
+/// Every kind's attacks from every square, each list sorted. On an empty board only the
+/// attacked squares count; with blocked lines so do the squares in between, which an exchange
+/// of neighbouring ranks would reorder.
+fn attack_relation(puzzle: &PlacementPuzzle) -> Vec<Vec<Vec<Attack>>> {
+    let board = &puzzle.board;
+    let blocked = puzzle.line_of_sight == LineOfSight::Blocked;
+    puzzle
+        .kinds
+        .iter()
+        .map(|rule| {
+            (0..board.area())
+                .map(|s| {
+                    let square = Square(s as u16);
+                    if board.is_removed(square) {
+                        return Vec::new();
+                    }
+                    let mut attacks: Vec<Attack> = attack_steps(board, rule.kind, square, puzzle.pawns)
+                        .into_iter()
+                        .map(|step| {
+                            let mut between = if blocked { step.between } else { Vec::new() };
+                            between.sort();
+                            (step.to, between)
+                        })
+                        .collect();
+                    attacks.sort();
+                    attacks
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A map of (file, rank) on a board of (width, height).
@@ -87,11 +123,10 @@ fn board_maps(board: &Board) -> Vec<BoardSymmetry> {
     symmetries
 }
 
-fn preserves(puzzle: &PlacementPuzzle, map: &[Square]) -> bool {
+fn preserves(puzzle: &PlacementPuzzle, attacks: &[Vec<Vec<Attack>>], map: &[Square]) -> bool {
     let board = &puzzle.board;
     let image = |s: Square| map[s.index()];
-    let all_squares = (0..board.area()).map(|s| Square(s as u16));
-    if all_squares.clone().any(|s| board.is_removed(s) != board.is_removed(image(s))) {
+    if (0..board.area()).map(|s| Square(s as u16)).any(|s| board.is_removed(s) != board.is_removed(image(s))) {
         return false;
     }
     if puzzle.empty.iter().any(|&s| !puzzle.empty.contains(&image(s))) {
@@ -100,27 +135,18 @@ fn preserves(puzzle: &PlacementPuzzle, map: &[Square]) -> bool {
     if puzzle.fixed.iter().any(|&(s, kind)| !puzzle.fixed.contains(&(image(s), kind))) {
         return false;
     }
-    // On an empty board only the attacked squares count; with blocked lines so do the squares
-    // in between, which an exchange of neighbouring ranks would reorder.
-    let blocked = puzzle.line_of_sight == LineOfSight::Blocked;
-    let key = |to: Square, between: Vec<Square>| {
-        let mut between = if blocked { between } else { Vec::new() };
-        between.sort();
-        (to, between)
-    };
-    puzzle.kinds.iter().all(|rule| {
+    attacks.iter().all(|per_square| {
         board.squares().all(|s| {
-            let mut mapped: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, s, puzzle.pawns)
-                .into_iter()
-                .map(|step| key(image(step.to), step.between.into_iter().map(image).collect()))
-                .collect();
-            let mut actual: Vec<(Square, Vec<Square>)> = attack_steps(board, rule.kind, image(s), puzzle.pawns)
-                .into_iter()
-                .map(|step| key(step.to, step.between))
+            let mut mapped: Vec<Attack> = per_square[s.index()]
+                .iter()
+                .map(|(to, between)| {
+                    let mut between: Vec<Square> = between.iter().map(|&b| image(b)).collect();
+                    between.sort();
+                    (image(*to), between)
+                })
                 .collect();
             mapped.sort();
-            actual.sort();
-            mapped == actual
+            mapped == per_square[image(s).index()]
         })
     })
 }

@@ -61,7 +61,7 @@ pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
     }
     let mut best = session.record_solution()?;
     let mut oll = Oll { softs: Vec::new(), by_lit: HashMap::new(), totalizers: Vec::new(), lower: 0 };
-    for &(cost, weight) in &session.costs.clone() {
+    for &(cost, weight) in &session.costs {
         oll.add_soft(!cost, weight, None);
     }
     // Strata: first only the heaviest softs are assumed, then down to the next weight left.

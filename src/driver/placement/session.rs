@@ -7,7 +7,7 @@ use knights_sat_encodings::check::check_placement;
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::symmetry::{break_symmetries, puzzle_symmetries};
 use knights_sat_encodings::geometry::Square;
-use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
+use knights_sat_encodings::puzzle::placement::{PlacementGoal, PlacementPuzzle};
 use rustsat::instances::{BasicVarManager, Cnf};
 use rustsat::types::Lit;
 
@@ -73,7 +73,7 @@ impl<'a> Session<'a> {
             return 0;
         }
         let board = &puzzle.board;
-        let own = usize::from(puzzle.goal != knights_sat_encodings::puzzle::placement::PlacementGoal::TotalDomination);
+        let own = usize::from(puzzle.goal != PlacementGoal::TotalDomination);
         let reach = |s: Square| puzzle.kinds.iter().map(|r| puzzle.attacks(r.kind, s).len() + own).max().unwrap_or(0);
         let most = board.squares().map(reach).max().unwrap_or(0);
         let to_cover = board.squares().count();
