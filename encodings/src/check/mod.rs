@@ -4,6 +4,8 @@
 
 mod exchange;
 mod placement;
+mod tour;
 
 pub use exchange::{replay_exchange, RuleViolation};
 pub use placement::{check_placement, PlacementViolation};
+pub use tour::{replay_tour, TourReplay, TourViolation};

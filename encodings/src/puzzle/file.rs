@@ -12,7 +12,7 @@ use super::{ExchangePuzzle, Position, Puzzle, PuzzleError, Side};
 use crate::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
 
 /// The puzzle families this version understands, as written after `kind =`.
-const KINDS: &str = "`exchange`, `domination`, `independent-domination`, `total-domination`, `independence`";
+const KINDS: &str = "`exchange`, `domination`, `independent-domination`, `total-domination`, `independence`, `tour`";
 
 #[derive(Deserialize)]
 struct Header {
@@ -59,6 +59,10 @@ pub(super) fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
         "domination" | "independent-domination" | "total-domination" | "independence" => {
             let raw: super::placement_file::RawPlacement = toml::from_str(text).map_err(|e| ctx.toml_error(&e))?;
             ctx.placement(raw).map(Puzzle::Placement)
+        }
+        "tour" => {
+            let raw: super::tour_file::RawTour = toml::from_str(text).map_err(|e| ctx.toml_error(&e))?;
+            ctx.tour(raw).map(Puzzle::Tour)
         }
         other => Err(ctx.error(kind.span(), "kind", format!("unknown puzzle kind `{other}`; known kinds: {KINDS}"))),
     }

@@ -8,6 +8,8 @@ pub mod exchange;
 mod file;
 pub mod placement;
 mod placement_file;
+pub mod tour;
+mod tour_file;
 
 use std::path::Path;
 
@@ -22,6 +24,8 @@ pub enum Puzzle {
     Exchange(ExchangePuzzle),
     /// Place pieces to dominate a board with fewest, or independently with most.
     Placement(placement::PlacementPuzzle),
+    /// Knights touring the squares that static attackers leave safe.
+    Tour(tour::TourPuzzle),
 }
 
 impl Puzzle {
@@ -29,7 +33,7 @@ impl Puzzle {
     pub fn exchange(&self) -> Option<&ExchangePuzzle> {
         match self {
             Puzzle::Exchange(p) => Some(p),
-            Puzzle::Placement(_) => None,
+            _ => None,
         }
     }
 
@@ -37,7 +41,15 @@ impl Puzzle {
     pub fn placement(&self) -> Option<&placement::PlacementPuzzle> {
         match self {
             Puzzle::Placement(p) => Some(p),
-            Puzzle::Exchange(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The tour puzzle, if this is one.
+    pub fn tour(&self) -> Option<&tour::TourPuzzle> {
+        match self {
+            Puzzle::Tour(p) => Some(p),
+            _ => None,
         }
     }
 
@@ -46,6 +58,7 @@ impl Puzzle {
         match self {
             Puzzle::Exchange(p) => p.name.as_deref(),
             Puzzle::Placement(p) => p.name.as_deref(),
+            Puzzle::Tour(p) => p.name.as_deref(),
         }
     }
 
@@ -54,6 +67,7 @@ impl Puzzle {
         match self {
             Puzzle::Exchange(_) => "exchange",
             Puzzle::Placement(p) => p.goal.name(),
+            Puzzle::Tour(_) => "tour",
         }
     }
 }
