@@ -7,9 +7,8 @@
 //! recurrence diameter.
 
 use rustsat::encodings::CollectClauses;
-use rustsat::types::{Clause, Lit};
 
-use super::ExchangeEncoding;
+use super::{add, ExchangeEncoding};
 
 /// Adds "the position after the last encoded move differs from every earlier position".
 ///
@@ -36,9 +35,4 @@ pub fn differ_from_earlier<C: CollectClauses>(encoding: &mut ExchangeEncoding, c
         }
         add(clauses, witnesses);
     }
-}
-
-fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
-    let clause: Clause = lits.into_iter().collect();
-    clauses.add_clause(clause).expect("clause collector out of memory");
 }

@@ -31,9 +31,11 @@ use rustsat::encodings::card::{BoundBoth, Totalizer};
 use rustsat::encodings::pb::Encode as _;
 use rustsat::encodings::pb::{BoundUpper, BoundUpperIncremental, GeneralizedTotalizer};
 use rustsat::encodings::CollectClauses;
+
+use super::add;
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::CardConstraint;
-use rustsat::types::{Clause, Lit};
+use rustsat::types::Lit;
 
 use super::AtMostOne;
 use crate::geometry::{move_steps, Piece, Square};
@@ -493,9 +495,4 @@ fn distances(hops: &[Vec<Hop>], starts: impl Iterator<Item = usize>) -> Vec<Opti
         }
     }
     distance
-}
-
-fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
-    let clause: Clause = lits.into_iter().collect();
-    clauses.add_clause(clause).expect("clause collector out of memory");
 }

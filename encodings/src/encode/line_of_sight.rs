@@ -20,8 +20,10 @@
 //! it gets none.
 
 use rustsat::encodings::CollectClauses;
+
+use super::add;
 use rustsat::instances::{BasicVarManager, ManageVars};
-use rustsat::types::{Clause, Lit};
+use rustsat::types::Lit;
 
 use crate::geometry::{Board, PieceKind, Square, DIAGONAL, ORTHOGONAL};
 
@@ -87,9 +89,4 @@ pub(super) fn slider_cover<C: CollectClauses>(
         }
     }
     cover
-}
-
-fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
-    let clause: Clause = lits.into_iter().collect();
-    clauses.add_clause(clause).expect("clause collector out of memory");
 }

@@ -15,7 +15,7 @@ pub mod symmetry;
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
-use rustsat::types::Lit;
+use rustsat::types::{Clause, Lit};
 
 pub use exchange::ExchangeEncoding;
 
@@ -62,4 +62,11 @@ impl AtMostOne {
         // treats as fatal anyway.
         result.expect("clause collector out of memory");
     }
+}
+
+/// Adds the clause of `lits` to `clauses`.
+pub(crate) fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
+    let clause: Clause = lits.into_iter().collect();
+    // Collecting into memory cannot fail short of an allocation failure.
+    clauses.add_clause(clause).expect("clause collector out of memory");
 }

@@ -15,9 +15,11 @@
 
 use rustsat::encodings::card::{BoundBoth, Totalizer};
 use rustsat::encodings::CollectClauses;
+
+use super::add;
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::CardConstraint;
-use rustsat::types::{Clause, Lit};
+use rustsat::types::Lit;
 
 use super::line_of_sight::slider_cover;
 use super::AtMostOne;
@@ -194,9 +196,4 @@ fn objective_terms<C: CollectClauses>(
         terms.push((occupied, weights[0]));
     }
     terms
-}
-
-fn add<C: CollectClauses>(clauses: &mut C, lits: impl IntoIterator<Item = Lit>) {
-    let clause: Clause = lits.into_iter().collect();
-    clauses.add_clause(clause).expect("clause collector out of memory");
 }
