@@ -91,6 +91,15 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_distance_sum: bool,
 
+    /// Tours: do not demand every untouched target within reach in the steps left (for
+    /// measuring).
+    #[arg(long, global = true)]
+    pub no_distance_to_go: bool,
+
+    /// Tours: do not bound the untouched targets by the moves left (for measuring).
+    #[arg(long, global = true)]
+    pub no_count_to_go: bool,
+
     /// Print one JSON object (documented in the README) instead of text.
     #[arg(long, global = true)]
     pub json: bool,
@@ -112,6 +121,34 @@ pub enum InlinePuzzle {
     TotalDomination(InlinePlacement),
     /// Most pieces of which none attacks another, e.g. `independence --board 8x8 --pieces Q`.
     Independence(InlinePlacement),
+    /// Knights touring the squares static pieces leave safe, e.g. `tour --board 8x8 --attackers Qd5
+    /// --knights h8`.
+    Tour(InlineTour),
+}
+
+#[derive(Debug, Args)]
+pub struct InlineTour {
+    /// Board size, e.g. 8x8.
+    #[arg(long, value_name = "WxH")]
+    pub board: String,
+    /// Squares cut out of the board, e.g. a1,h8.
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
+    pub removed: Vec<String>,
+    /// Static pieces, e.g. Qd5,Qe2 (a kind letter and a square; pawns attack up the board).
+    #[arg(long, value_name = "PIECES", value_delimiter = ',')]
+    pub attackers: Vec<String>,
+    /// Each knight's start: a square, `any`, or alternatives such as a1|c3.
+    #[arg(long, value_name = "STARTS", value_delimiter = ',', required = true)]
+    pub knights: Vec<String>,
+    /// The squares to touch (default: every safe square).
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',')]
+    pub targets: Vec<String>,
+    /// `any`, or `listed` to touch the targets in the order given.
+    #[arg(long, value_name = "ORDER", default_value = "any")]
+    pub order: String,
+    /// `moves`, `steps` (knights move together; then fewest moves) or `feasible`.
+    #[arg(long, value_name = "OBJECTIVE", default_value = "moves")]
+    pub objective: String,
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,9 @@ use knights_sat::encodings::geometry::{Board, PawnDirection, Piece};
 use knights_sat::encodings::puzzle::placement::{KindRule, LineOfSight, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::{parse_piece, ExchangePuzzle, Position, Puzzle, PuzzleError, Side};
 
-use super::args::{InlineExchange, InlinePlacement, InlinePuzzle};
+use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
+
+use super::args::{InlineExchange, InlinePlacement, InlinePuzzle, InlineTour};
 
 /// What error messages call an inline puzzle's source.
 pub const SOURCE: &str = "command line";
@@ -18,7 +20,39 @@ pub fn build(inline: InlinePuzzle) -> Result<Puzzle, PuzzleError> {
         InlinePuzzle::IndependentDomination(flags) => placement(PlacementGoal::IndependentDomination, flags),
         InlinePuzzle::TotalDomination(flags) => placement(PlacementGoal::TotalDomination, flags),
         InlinePuzzle::Independence(flags) => placement(PlacementGoal::Independence, flags),
+        InlinePuzzle::Tour(flags) => tour(flags).map(Puzzle::Tour),
     }
+}
+
+fn tour(flags: InlineTour) -> Result<TourPuzzle, PuzzleError> {
+    let bad = |flag: &str, message: String| PuzzleError::unlocated(SOURCE, flag, message);
+    let board = board(&flags.board, &flags.removed)?;
+    let mut attackers = Vec::new();
+    for token in &flags.attackers {
+        attackers.push(parse_piece(&board, token).map_err(|why| bad("--attackers", why))?);
+    }
+    let mut knights = Vec::new();
+    for token in &flags.knights {
+        knights.push(KnightStart::parse(&board, token).map_err(|why| bad("--knights", why))?);
+    }
+    let targets = if flags.targets.is_empty() {
+        None
+    } else {
+        let mut squares = Vec::new();
+        for name in &flags.targets {
+            squares.push(board.parse_square(name.trim()).map_err(|e| bad("--targets", e.to_string()))?);
+        }
+        Some(squares)
+    };
+    let order = VisitOrder::from_name(&flags.order)
+        .ok_or_else(|| bad("--order", format!("`any` or `listed`, not `{}`", flags.order)))?;
+    if order == VisitOrder::Listed && targets.is_none() {
+        return Err(bad("--order", "`--order listed` needs `--targets` to give the order".into()));
+    }
+    let objective = TourObjective::from_name(&flags.objective)
+        .ok_or_else(|| bad("--objective", format!("`moves`, `steps` or `feasible`, not `{}`", flags.objective)))?;
+    TourPuzzle::new(None, board, attackers, knights, targets, order, objective)
+        .map_err(|e| bad("--knights", e.to_string()))
 }
 
 fn placement(goal: PlacementGoal, flags: InlinePlacement) -> Result<PlacementPuzzle, PuzzleError> {

@@ -4,9 +4,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use knights_sat::driver::{ExchangeSearch, PlacementSearch, Strategy};
+use knights_sat::driver::{ExchangeSearch, PlacementSearch, Strategy, TourSearch};
 use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
+use knights_sat::encodings::encode::tour::TourOptions;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::puzzle::{self, Puzzle};
 use knights_sat::solver::SolverKind;
@@ -24,6 +25,8 @@ pub struct SolveSettings {
     pub search: ExchangeSearch,
     /// How to search a placement.
     pub placement: PlacementSearch,
+    /// How to search a tour.
+    pub tour: TourSearch,
     /// When to give up.
     pub timeout: Option<Duration>,
     /// JSON output instead of text.
@@ -84,7 +87,26 @@ impl SolveSettings {
             encoding,
             symmetry: !options.no_symmetry || options.symmetry,
         };
-        Ok(SolveSettings { puzzle, source, search, placement, timeout, json: options.json, progress: !options.quiet })
+        let tour = TourSearch {
+            solver,
+            incremental: search.incremental,
+            max_horizon: options.max_horizon,
+            encoding: TourOptions {
+                at_most_one,
+                distance_to_go: !options.no_distance_to_go,
+                count_to_go: !options.no_count_to_go,
+            },
+        };
+        Ok(SolveSettings {
+            puzzle,
+            source,
+            search,
+            placement,
+            tour,
+            timeout,
+            json: options.json,
+            progress: !options.quiet,
+        })
     }
 }
 

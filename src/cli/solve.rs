@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::driver::{solve_exchange, solve_placement, Event, Knowledge, Outcome, Status};
+use knights_sat::driver::{solve_exchange, solve_placement, solve_tour, Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::render::{self, Report};
 
@@ -52,6 +52,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         let puzzle = settings.puzzle.clone();
         let search = settings.search.clone();
         let placement = settings.placement;
+        let tour = settings.tour;
         std::thread::Builder::new().name("search".into()).spawn(move || {
             let events = sender.clone();
             let mut report = |event: &Event| {
@@ -60,6 +61,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             let search = || match &puzzle {
                 Puzzle::Exchange(p) => solve_exchange(p, &search, &mut report),
                 Puzzle::Placement(p) => solve_placement(p, &placement, &mut report),
+                Puzzle::Tour(p) => solve_tour(p, &tour, &mut report),
             };
             // A panic in a solver must end the command with an internal error, not leave the
             // main thread waiting for a message that never comes.

@@ -9,8 +9,10 @@ mod exchange;
 mod invariant;
 mod outcome;
 mod placement;
+mod tour;
 
 pub use exchange::{solve_exchange, ExchangeSearch};
 pub use invariant::{InvariantSearch, Reachability};
 pub use outcome::{Event, Knowledge, Outcome, Query, Solution, Status, StepStats};
 pub use placement::{solve_placement, PlacementSearch, Strategy};
+pub use tour::{solve_tour, TourSearch};

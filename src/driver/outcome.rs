@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use knights_sat_encodings::puzzle::placement::Placement;
+use knights_sat_encodings::puzzle::tour::Route;
 use knights_sat_encodings::puzzle::Move;
 use serde::Serialize;
 
@@ -23,6 +24,12 @@ pub enum Query {
     /// "Is there a placement whose objective value is `horizon` or better?" (placements: the
     /// `horizon` field holds the value demanded; 0 with no demand on the first call).
     Bound,
+    /// "Can the knight reach the next target of a listed order in `horizon` moves?" (tours
+    /// solved leg by leg; each leg is proved shortest on its own).
+    Leg,
+    /// "Is there a route with at most `horizon` moves in the proven fewest time steps?" (tours
+    /// with the `steps` objective: the second, lexicographic stage).
+    Moves,
 }
 
 /// A solution of any family.
@@ -32,6 +39,8 @@ pub enum Solution {
     Moves(Vec<Move>),
     /// A placement: the pieces and their squares.
     Placement(Placement),
+    /// A tour: the knights' starts and their jumps per time step.
+    Route(Route),
 }
 
 /// The statistics of one solver call.

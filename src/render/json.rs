@@ -43,8 +43,9 @@ struct JsonPuzzle<'a> {
     board: String,
     removed: Vec<String>,
     /// Exchanges: the number of pieces. Placements: the kinds that may be placed (`"NB"`).
+    /// Tours: the number of knights.
     pieces: serde_json::Value,
-    /// Placements: `minimise` or `maximise`.
+    /// Placements: `minimise` or `maximise`. Tours: `moves`, `steps` or `feasible`.
     #[serde(skip_serializing_if = "Option::is_none")]
     objective: Option<&'static str>,
     /// Placements: `empty-board` or `blocked`.
@@ -57,6 +58,15 @@ struct JsonPuzzle<'a> {
 enum JsonSolution {
     Moves { moves: Vec<JsonMove> },
     Placement { pieces: Vec<JsonPlaced> },
+    Route { starts: Vec<String>, moves: usize, time_steps: usize, steps: Vec<Vec<JsonJump>> },
+}
+
+#[derive(Serialize)]
+struct JsonJump {
+    /// Knight number from 1, in the puzzle's order.
+    knight: usize,
+    from: String,
+    to: String,
 }
 
 #[derive(Serialize)]
@@ -80,6 +90,7 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let board = match report.puzzle {
         Puzzle::Exchange(p) => &p.board,
         Puzzle::Placement(p) => &p.board,
+        Puzzle::Tour(p) => &p.board,
     };
     let solution = match (&outcome.solution, report.puzzle) {
         (Some(Solution::Moves(moves)), Puzzle::Exchange(puzzle)) => Some(JsonSolution::Moves {
@@ -97,6 +108,20 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         (Some(Solution::Placement(placement)), _) => Some(JsonSolution::Placement {
             pieces: placement.iter().map(|&(s, k)| JsonPlaced { piece: k.name(), square: board.name(s) }).collect(),
         }),
+        (Some(Solution::Route(route)), _) => Some(JsonSolution::Route {
+            starts: route.starts.iter().map(|&s| board.name(s)).collect(),
+            moves: route.moves(),
+            time_steps: route.time_steps(),
+            steps: route
+                .steps
+                .iter()
+                .map(|step| {
+                    step.iter()
+                        .map(|j| JsonJump { knight: j.knight + 1, from: board.name(j.from), to: board.name(j.to) })
+                        .collect()
+                })
+                .collect(),
+        }),
         _ => None,
     };
     let (pieces, objective, attacks) = match report.puzzle {
@@ -106,6 +131,7 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             let objective = if p.goal.minimises() { "minimise" } else { "maximise" };
             (serde_json::Value::from(kinds), Some(objective), Some(p.line_of_sight.name()))
         }
+        Puzzle::Tour(p) => (serde_json::Value::from(p.knights.len()), Some(p.objective.name()), None),
     };
     let value = JsonReport {
         puzzle: JsonPuzzle {

@@ -5,6 +5,7 @@ mod diagram;
 mod json;
 mod placement;
 mod text;
+mod tour;
 
 use knights_sat_encodings::puzzle::Puzzle;
 

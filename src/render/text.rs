@@ -11,13 +11,14 @@ use crate::driver::{Outcome, Query, Solution, Status, Strategy};
 use crate::solver::Answer;
 
 /// Columns the diagrams may fill.
-const WIDTH: usize = 100;
+pub(super) const WIDTH: usize = 100;
 
 /// Writes the report as text.
 pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     match report.puzzle {
         Puzzle::Exchange(puzzle) => exchange(report, puzzle, out)?,
         Puzzle::Placement(puzzle) => super::placement::text(report, puzzle, out)?,
+        Puzzle::Tour(puzzle) => super::tour::text(report, puzzle, out)?,
     }
     if !report.outcome.stats.is_empty() {
         writeln!(out)?;
@@ -55,7 +56,7 @@ impl Units {
     }
 }
 
-const MOVES: Units = Units { one: "move", many: "moves", maximise: false };
+pub(super) const MOVES: Units = Units { one: "move", many: "moves", maximise: false };
 
 fn exchange(report: &Report, puzzle: &ExchangePuzzle, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", title(report, puzzle))?;
@@ -181,6 +182,8 @@ fn stats_table(outcome: &Outcome) -> String {
                 Query::Completeness => "all reached".to_string(),
                 Query::Invariant => "invariant".to_string(),
                 Query::Bound => "bound".to_string(),
+                Query::Leg => "leg".to_string(),
+                Query::Moves => "moves".to_string(),
             },
             s.variables.to_string(),
             s.clauses.to_string(),

@@ -11,6 +11,7 @@ pub mod exchange;
 mod line_of_sight;
 pub mod placement;
 pub mod symmetry;
+pub mod tour;
 
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::encodings::CollectClauses;

@@ -99,6 +99,31 @@ pub enum KnightStart {
 }
 
 impl KnightStart {
+    /// Parses a start: a square (`h8`, or `Nh8`), `any` (any safe square), or alternatives
+    /// separated by `|` (`a1|c3|e5`).
+    pub fn parse(board: &Board, token: &str) -> Result<KnightStart, String> {
+        let token = token.trim();
+        if token == "any" {
+            return Ok(KnightStart::OneOf(Vec::new()));
+        }
+        let mut squares: Vec<Square> = Vec::new();
+        for part in token.split('|') {
+            let part = part.trim();
+            let name = part.strip_prefix('N').unwrap_or(part);
+            if name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
+                return Err(format!("`{part}`: knights are the only moving pieces; write a square such as h8"));
+            }
+            let square = board.parse_square(name).map_err(|e| e.to_string())?;
+            if !squares.contains(&square) {
+                squares.push(square);
+            }
+        }
+        Ok(match squares.as_slice() {
+            [one] => KnightStart::At(*one),
+            _ => KnightStart::OneOf(squares),
+        })
+    }
+
     /// The squares the knight may start from.
     pub fn candidates(&self) -> &[Square] {
         match self {

@@ -5,7 +5,6 @@ use serde::Deserialize;
 use super::file::{Context, Text};
 use super::tour::{KnightStart, TourError, TourObjective, TourPuzzle, VisitOrder};
 use super::PuzzleError;
-use crate::geometry::{Board, Square};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,7 +33,7 @@ impl Context<'_> {
         }
         let mut knights = Vec::new();
         for (i, token) in raw.knights.get_ref().iter().enumerate() {
-            let start = knight_start(&board, token.get_ref());
+            let start = KnightStart::parse(&board, token.get_ref());
             knights.push(start.map_err(|why| self.error(token.span(), &format!("knights[{i}]"), why))?);
         }
         let targets = match &raw.targets {
@@ -98,29 +97,4 @@ impl Context<'_> {
         };
         found.unwrap_or(whole_knights)
     }
-}
-
-/// Parses a knight's start: a square (`h8`, or `Nh8`), `any` (any safe square), or
-/// alternatives separated by `|` (`a1|c3|e5`).
-fn knight_start(board: &Board, token: &str) -> Result<KnightStart, String> {
-    let token = token.trim();
-    if token == "any" {
-        return Ok(KnightStart::OneOf(Vec::new()));
-    }
-    let mut squares: Vec<Square> = Vec::new();
-    for part in token.split('|') {
-        let part = part.trim();
-        let name = part.strip_prefix('N').unwrap_or(part);
-        if name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
-            return Err(format!("`{part}`: knights are the only moving pieces; write a square such as h8"));
-        }
-        let square = board.parse_square(name).map_err(|e| e.to_string())?;
-        if !squares.contains(&square) {
-            squares.push(square);
-        }
-    }
-    Ok(match squares.as_slice() {
-        [one] => KnightStart::At(*one),
-        _ => KnightStart::OneOf(squares),
-    })
 }

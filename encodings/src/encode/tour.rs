@@ -1,0 +1,335 @@
+//! The time-indexed encoding of tour puzzles.
+//!
+//! Variables: `at[t][k][c]` — knight `k` stands on safe cell `c` after `t` time steps;
+//! `moved[t][k]` — knight `k` jumped in step `t` (only with several knights); `touched[t][j]` —
+//! target `j` has been touched by time `t` (any order), or `progress[t][i]` — targets `0..=i` have
+//! been touched in the listed order by time `t`.
+//!
+//! Constraints for each step `t`:
+//! * each knight stands on exactly one cell (a clause and a RustSAT at-most-one encoding), and
+//!   no two knights share one;
+//! * a knight on `c` at `t` stood on `c` (with several knights: it waited) or a knight's move
+//!   away at `t - 1`, and the converse;
+//! * with one-at-a-time moves and several knights, exactly one knight moves per step;
+//! * `touched` and `progress` only become true when a knight stands on the target.
+//!
+//! Variables that can never be true are not created: a knight stands on a cell at time `t` only
+//! if the cell is at most `t` moves from its start over safe squares, and a lone knight, which
+//! jumps at every step, only on cells of the colour it has after `t` jumps.
+//!
+//! The goal "every target touched by time `T`" is attached to `T` by an assumption literal
+//! ([`TourEncoding::goal_switch`]), so one solver instance serves every horizon. Under the same
+//! literal two redundant families, each switchable in [`TourOptions`], cut off hopeless routes:
+//! an untouched target must be within reach of some knight in the steps left
+//! (`distance_to_go`), and the untouched targets may not outnumber the moves left
+//! (`count_to_go`).
+
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::Lit;
+
+use super::bound::{BoundEncoding, ObjectiveBound};
+use super::{add, AtMostOne};
+use crate::geometry::Square;
+use crate::puzzle::tour::{Jump, Route, TourPuzzle, VisitOrder};
+
+/// Choices that change the formula but never the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TourOptions {
+    /// Encoding of "a knight stands on one cell" and "one knight per cell".
+    pub at_most_one: AtMostOne,
+    /// Under the goal switch: every untouched target is within reach of a knight in the steps
+    /// left.
+    pub distance_to_go: bool,
+    /// Under the goal switch: the untouched targets are no more than the jumps left.
+    pub count_to_go: bool,
+}
+
+impl Default for TourOptions {
+    fn default() -> Self {
+        TourOptions { at_most_one: AtMostOne::default(), distance_to_go: true, count_to_go: true }
+    }
+}
+
+/// The incremental time-indexed encoding of one tour puzzle.
+#[derive(Debug)]
+pub struct TourEncoding {
+    puzzle: TourPuzzle,
+    options: TourOptions,
+    /// The safe squares, indexed by cell.
+    cells: Vec<Square>,
+    /// Knight moves between cells.
+    neighbours: Vec<Vec<usize>>,
+    /// `reach[k][c]`: moves from knight `k`'s start candidates to cell `c`.
+    reach: Vec<Vec<Option<usize>>>,
+    /// The cell of each target.
+    target_cells: Vec<usize>,
+    /// `to_target[j][c]`: moves from cell `c` to target `j`.
+    to_target: Vec<Vec<Option<usize>>>,
+    /// Whether knights may stand still in a step (several knights).
+    waits: bool,
+    at: Vec<Vec<Vec<Option<Lit>>>>,
+    moved: Vec<Vec<Lit>>,
+    touched: Vec<Vec<Lit>>,
+    count_bounds: Vec<Option<ObjectiveBound>>,
+    vars: BasicVarManager,
+}
+
+impl TourEncoding {
+    /// Starts the encoding of `puzzle` at horizon 0, writing the start into `clauses`.
+    pub fn new<C: CollectClauses>(puzzle: &TourPuzzle, options: TourOptions, clauses: &mut C) -> Self {
+        let cells = puzzle.safe_squares();
+        let mut cell_of = vec![None; puzzle.board.area()];
+        for (c, s) in cells.iter().enumerate() {
+            cell_of[s.index()] = Some(c);
+        }
+        let neighbours =
+            cells.iter().map(|&s| puzzle.knight_moves(s).iter().filter_map(|t| cell_of[t.index()]).collect()).collect();
+        let by_cell = |distance: Vec<Option<usize>>| cells.iter().map(|s| distance[s.index()]).collect::<Vec<_>>();
+        let reach = puzzle.knights.iter().map(|k| by_cell(puzzle.distances_from(k.candidates()))).collect();
+        let target_cells = puzzle.targets.iter().map(|t| cell_of[t.index()].expect("targets are safe")).collect();
+        let to_target = puzzle.targets.iter().map(|&t| by_cell(puzzle.distances_from(&[t]))).collect();
+        let mut encoding = TourEncoding {
+            puzzle: puzzle.clone(),
+            options,
+            cells,
+            neighbours,
+            reach,
+            target_cells,
+            to_target,
+            waits: puzzle.knights.len() > 1,
+            at: Vec::new(),
+            moved: Vec::new(),
+            touched: Vec::new(),
+            count_bounds: Vec::new(),
+            vars: BasicVarManager::default(),
+        };
+        encoding.add_layer(clauses);
+        // Knights with the same start candidates are interchangeable: order their starts.
+        for k in 1..puzzle.knights.len() {
+            if puzzle.knights[k] != puzzle.knights[k - 1] || puzzle.knights[k].candidates().len() < 2 {
+                continue;
+            }
+            let earlier: Vec<Option<Lit>> = encoding.at[0][k - 1].clone();
+            for (c, lit) in encoding.at[0][k].iter().enumerate() {
+                let Some(lit) = *lit else { continue };
+                add(clauses, std::iter::once(!lit).chain(earlier[..c].iter().flatten().copied()));
+            }
+        }
+        encoding
+    }
+
+    /// The number of time steps encoded.
+    pub fn horizon(&self) -> usize {
+        self.at.len() - 1
+    }
+
+    /// The number of variables used so far.
+    pub fn n_vars(&self) -> u32 {
+        self.vars.n_used()
+    }
+
+    /// The variable manager, for encodings built on top (such as a bound on the moves).
+    pub fn vars(&mut self) -> &mut BasicVarManager {
+        &mut self.vars
+    }
+
+    /// Appends time step `horizon + 1`.
+    pub fn extend<C: CollectClauses>(&mut self, clauses: &mut C) {
+        self.add_layer(clauses);
+    }
+
+    /// The literals "knight `k` jumped in step `t`" for every step up to `horizon`; their count
+    /// is the number of moves. Empty for a lone knight, which jumps at every step.
+    pub fn move_literals(&self, horizon: usize) -> Vec<Lit> {
+        self.moved.iter().take(horizon + 1).flatten().copied().collect()
+    }
+
+    /// A fresh literal that, assumed true, demands every target touched by time `horizon`
+    /// (in the listed order if the puzzle has one) and adds the redundant constraints that
+    /// depend on the steps left.
+    pub fn goal_switch<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) -> Lit {
+        let switch = self.vars.new_lit();
+        let last = self.touched[horizon].len() - 1;
+        match self.puzzle.order {
+            VisitOrder::Any => {
+                for &lit in &self.touched[horizon] {
+                    add(clauses, [!switch, lit]);
+                }
+            }
+            VisitOrder::Listed => add(clauses, [!switch, self.touched[horizon][last]]),
+        }
+        let per_step = if self.puzzle.objective.parallel() { self.puzzle.knights.len() } else { 1 };
+        for t in 0..horizon {
+            let left = horizon - t;
+            if self.options.distance_to_go {
+                for j in 0..self.target_cells.len() {
+                    let mut clause = vec![!switch, self.touched[t][j]];
+                    for layer in &self.at[t] {
+                        for (c, lit) in layer.iter().enumerate() {
+                            if lit.is_some() && self.to_target[j][c].is_some_and(|d| d <= left) {
+                                clause.extend(*lit);
+                            }
+                        }
+                    }
+                    add(clauses, clause);
+                }
+            }
+            if self.options.count_to_go && self.puzzle.order == VisitOrder::Any {
+                let room = left * per_step;
+                let n_targets = self.target_cells.len();
+                if room < n_targets {
+                    let untouched: Vec<(Lit, usize)> = self.touched[t].iter().map(|&l| (!l, 1)).collect();
+                    let bound = self.count_bounds[t]
+                        .get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &untouched));
+                    bound.encode_ub(room, clauses, &mut self.vars);
+                    for lit in bound.enforce_ub(room) {
+                        add(clauses, [!switch, lit]);
+                    }
+                }
+            }
+        }
+        switch
+    }
+
+    /// The route of a model up to `horizon`; `value` tells a literal's value in the model.
+    pub fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Route {
+        let square_at = |t: usize, k: usize| {
+            let cell = self.at[t][k].iter().position(|lit| lit.is_some_and(&value));
+            self.cells[cell.expect("every knight stands on a cell")]
+        };
+        let knights = self.puzzle.knights.len();
+        let starts: Vec<Square> = (0..knights).map(|k| square_at(0, k)).collect();
+        let mut now = starts.clone();
+        let mut steps = Vec::new();
+        for t in 1..=horizon {
+            let mut jumps = Vec::new();
+            for (k, from) in now.iter_mut().enumerate() {
+                let to = square_at(t, k);
+                if to != *from {
+                    jumps.push(Jump { knight: k, from: *from, to });
+                    *from = to;
+                }
+            }
+            steps.push(jumps);
+        }
+        Route { starts, steps }
+    }
+
+    /// Creates the variables and clauses of time `t = horizon + 1` (or 0 for the first layer).
+    fn add_layer<C: CollectClauses>(&mut self, clauses: &mut C) {
+        let t = self.at.len();
+        let knights = self.puzzle.knights.len();
+        let lone = !self.waits;
+        let layer: Vec<Vec<Option<Lit>>> = (0..knights)
+            .map(|k| {
+                (0..self.cells.len())
+                    .map(|c| match self.reach[k][c] {
+                        Some(d) if d <= t && (!lone || (t - d) % 2 == 0) => Some(self.vars.new_lit()),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        for lits in &layer {
+            let lits: Vec<Lit> = lits.iter().flatten().copied().collect();
+            add(clauses, lits.iter().copied());
+            self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
+        }
+        if knights > 1 {
+            for c in 0..self.cells.len() {
+                let lits: Vec<Lit> = layer.iter().filter_map(|l| l[c]).collect();
+                self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
+            }
+        }
+        if t > 0 {
+            self.link(&layer, clauses);
+        }
+        self.at.push(layer);
+        self.count_bounds.push(None);
+        let touched = self.touch(clauses);
+        self.touched.push(touched);
+    }
+
+    /// The transition from the last layer to `next`: jumps, waits and the move counters.
+    fn link<C: CollectClauses>(&mut self, next: &[Vec<Option<Lit>>], clauses: &mut C) {
+        let before = self.at.last().expect("a layer to link to");
+        let mut moved = Vec::new();
+        for (k, now) in next.iter().enumerate() {
+            let was = &before[k];
+            for c in 0..self.cells.len() {
+                // Forward: where the knight is now, it was (or came from) a move away.
+                if let Some(lit) = now[c] {
+                    let mut clause = vec![!lit];
+                    clause.extend(self.neighbours[c].iter().filter_map(|&d| was[d]));
+                    if self.waits {
+                        clause.extend(was[c]);
+                    }
+                    add(clauses, clause);
+                }
+                // Backward: where the knight was, it stays or jumps a move away.
+                if let Some(lit) = was[c] {
+                    let mut clause = vec![!lit];
+                    clause.extend(self.neighbours[c].iter().filter_map(|&d| now[d]));
+                    if self.waits {
+                        clause.extend(now[c]);
+                    }
+                    add(clauses, clause);
+                }
+            }
+            if self.waits {
+                let m = self.vars.new_lit();
+                for c in 0..self.cells.len() {
+                    match (was[c], now[c]) {
+                        (Some(a), Some(b)) => {
+                            add(clauses, [!m, !a, !b]);
+                            add(clauses, [m, !a, b]);
+                            add(clauses, [m, a, !b]);
+                        }
+                        (Some(a), None) => add(clauses, [m, !a]),
+                        (None, Some(b)) => add(clauses, [m, !b]),
+                        (None, None) => {}
+                    }
+                }
+                moved.push(m);
+            }
+        }
+        if self.waits && !self.puzzle.objective.parallel() {
+            add(clauses, moved.iter().copied());
+            self.options.at_most_one.encode(&moved, clauses, &mut self.vars);
+        }
+        if self.moved.is_empty() {
+            self.moved.push(Vec::new());
+        }
+        self.moved.push(moved);
+    }
+
+    /// The `touched` (or `progress`) literals of the newest layer.
+    fn touch<C: CollectClauses>(&mut self, clauses: &mut C) -> Vec<Lit> {
+        let t = self.at.len() - 1;
+        let mut lits = Vec::with_capacity(self.target_cells.len());
+        for (j, &cell) in self.target_cells.iter().enumerate() {
+            let lit = self.vars.new_lit();
+            let here: Vec<Lit> = self.at[t].iter().filter_map(|l| l[cell]).collect();
+            let earlier = t.checked_sub(1).map(|p| self.touched[p][j]);
+            match self.puzzle.order {
+                VisitOrder::Any => {
+                    add(clauses, std::iter::once(!lit).chain(earlier).chain(here.iter().copied()));
+                }
+                VisitOrder::Listed => {
+                    // progress[t][j] -> progress[t-1][j] or (progress[t][j-1] and a knight on j).
+                    if let Some(&previous) = lits.last() {
+                        add(clauses, [!lit, previous]);
+                    }
+                    add(clauses, std::iter::once(!lit).chain(earlier).chain(here.iter().copied()));
+                }
+            }
+            if let Some(earlier) = earlier {
+                // Once touched, touched for good (true in every model, and it helps propagation).
+                add(clauses, [!earlier, lit]);
+            }
+            lits.push(lit);
+        }
+        lits
+    }
+}
