@@ -5,3 +5,4 @@
 
 pub mod exchange;
 pub mod placement;
+pub mod tour;
