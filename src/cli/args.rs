@@ -100,6 +100,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_count_to_go: bool,
 
+    /// Tours: count the untouched targets of a lone knight all together, not per colour (for
+    /// measuring).
+    #[arg(long, global = true)]
+    pub no_colour_count: bool,
+
     /// Print one JSON object (documented in the README) instead of text.
     #[arg(long, global = true)]
     pub json: bool,

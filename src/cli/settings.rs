@@ -95,6 +95,7 @@ impl SolveSettings {
                 at_most_one,
                 distance_to_go: !options.no_distance_to_go,
                 count_to_go: !options.no_count_to_go,
+                colour_count: !options.no_colour_count,
             },
         };
         Ok(SolveSettings {

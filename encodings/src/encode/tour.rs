@@ -22,7 +22,8 @@
 //! literal two redundant families, each switchable in [`TourOptions`], cut off hopeless routes:
 //! an untouched target must be within reach of some knight in the steps left
 //! (`distance_to_go`), and the untouched targets may not outnumber the moves left
-//! (`count_to_go`).
+//! (`count_to_go`; for a lone knight, counted per colour against the jumps left that land on
+//! that colour).
 
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
@@ -43,11 +44,14 @@ pub struct TourOptions {
     pub distance_to_go: bool,
     /// Under the goal switch: the untouched targets are no more than the jumps left.
     pub count_to_go: bool,
+    /// With `count_to_go` and a lone knight: count the targets of each colour against the
+    /// jumps left that land on that colour.
+    pub colour_count: bool,
 }
 
 impl Default for TourOptions {
     fn default() -> Self {
-        TourOptions { at_most_one: AtMostOne::default(), distance_to_go: true, count_to_go: true }
+        TourOptions { at_most_one: AtMostOne::default(), distance_to_go: true, count_to_go: true, colour_count: true }
     }
 }
 
@@ -71,7 +75,12 @@ pub struct TourEncoding {
     at: Vec<Vec<Vec<Option<Lit>>>>,
     moved: Vec<Vec<Lit>>,
     touched: Vec<Vec<Lit>>,
-    count_bounds: Vec<Option<ObjectiveBound>>,
+    /// The targets whose untouched count is bounded together: all of them, or for a lone
+    /// knight on squares of one colour, those of each colour (the light ones first).
+    count_classes: Vec<Vec<usize>>,
+    /// A lone knight's start colour (see [`colour`]), if all its candidate starts share it.
+    start_colour: Option<usize>,
+    count_bounds: Vec<Vec<Option<ObjectiveBound>>>,
     vars: BasicVarManager,
 }
 
@@ -101,9 +110,22 @@ impl TourEncoding {
             at: Vec::new(),
             moved: Vec::new(),
             touched: Vec::new(),
+            count_classes: Vec::new(),
+            start_colour: None,
             count_bounds: Vec::new(),
             vars: BasicVarManager::default(),
         };
+        let colours: Vec<usize> = puzzle.knights[0].candidates().iter().map(|&s| colour(puzzle, s)).collect();
+        if options.colour_count && puzzle.knights.len() == 1 && colours.iter().all(|&c| c == colours[0]) {
+            encoding.start_colour = Some(colours[0]);
+            encoding.count_classes = (0..2)
+                .map(|class| {
+                    (0..puzzle.targets.len()).filter(|&j| colour(puzzle, puzzle.targets[j]) == class).collect()
+                })
+                .collect();
+        } else {
+            encoding.count_classes = vec![(0..puzzle.targets.len()).collect()];
+        }
         encoding.add_layer(clauses);
         // Knights with the same start candidates are interchangeable: order their starts.
         for k in 1..puzzle.knights.len() {
@@ -176,11 +198,21 @@ impl TourEncoding {
                 }
             }
             if self.options.count_to_go && self.puzzle.order == VisitOrder::Any {
-                let room = left * per_step;
-                let n_targets = self.target_cells.len();
-                if room < n_targets {
-                    let untouched: Vec<(Lit, usize)> = self.touched[t].iter().map(|&l| (!l, 1)).collect();
-                    let bound = self.count_bounds[t]
+                for class in 0..self.count_classes.len() {
+                    let targets = &self.count_classes[class];
+                    // Jumps left that can land on this class: all of them, or for a lone
+                    // knight every other one (a knight changes colour at every jump).
+                    let room = match self.start_colour {
+                        Some(colour) if self.count_classes.len() == 2 => {
+                            (t + 1..=horizon).filter(|s| (colour + s) % 2 == class).count()
+                        }
+                        _ => left * per_step,
+                    };
+                    if room >= targets.len() {
+                        continue;
+                    }
+                    let untouched: Vec<(Lit, usize)> = targets.iter().map(|&j| (!self.touched[t][j], 1)).collect();
+                    let bound = self.count_bounds[t][class]
                         .get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &untouched));
                     bound.encode_ub(room, clauses, &mut self.vars);
                     for lit in bound.enforce_ub(room) {
@@ -246,7 +278,7 @@ impl TourEncoding {
             self.link(&layer, clauses);
         }
         self.at.push(layer);
-        self.count_bounds.push(None);
+        self.count_bounds.push(vec![None, None]);
         let touched = self.touch(clauses);
         self.touched.push(touched);
     }
@@ -332,4 +364,10 @@ impl TourEncoding {
         }
         lits
     }
+}
+
+/// The colour of a square: 0 for the colour of a1, 1 for the other. A knight changes colour at
+/// every jump.
+fn colour(puzzle: &TourPuzzle, square: Square) -> usize {
+    (puzzle.board.file(square) + puzzle.board.rank(square)) % 2
 }
