@@ -96,6 +96,7 @@ impl SolveSettings {
                 distance_to_go: !options.no_distance_to_go,
                 count_to_go: !options.no_count_to_go,
                 colour_count: !options.no_colour_count,
+                canonical_order: !options.no_canonical_order,
             },
         };
         Ok(SolveSettings {

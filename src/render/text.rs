@@ -51,7 +51,7 @@ pub(super) struct Units {
 }
 
 impl Units {
-    fn count(&self, n: usize) -> String {
+    pub(super) fn count(&self, n: usize) -> String {
         format!("{n} {}", if n == 1 { self.one } else { self.many })
     }
 }

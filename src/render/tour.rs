@@ -25,7 +25,9 @@ pub(super) fn text(report: &Report, puzzle: &TourPuzzle, out: &mut dyn Write) ->
     if puzzle.objective == TourObjective::Steps && puzzle.knights.len() > 1 {
         let proved = report.outcome.stats.iter().rev().find(|s| s.query == Query::Moves);
         let fewer = match proved {
-            Some(s) if s.result == Answer::Unsat => format!("; {} in as many steps proved impossible", MOVES.many),
+            Some(s) if s.result == Answer::Unsat => {
+                format!("; {} in as many steps proved impossible", MOVES.count(route.moves().saturating_sub(1)))
+            }
             _ if route.moves() == 0 => String::new(),
             _ => "; fewer moves not proved impossible".to_string(),
         };

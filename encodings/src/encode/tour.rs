@@ -10,12 +10,16 @@
 //!   no two knights share one;
 //! * a knight on `c` at `t` stood on `c` (with several knights: it waited) or a knight's move
 //!   away at `t - 1`, and the converse;
-//! * with one-at-a-time moves and several knights, exactly one knight moves per step;
+//! * with one-at-a-time moves and several knights, exactly one knight moves per step, and two
+//!   consecutive jumps by different knights come in one canonical order unless the second
+//!   knight lands where the first one stood (swapping two such jumps changes neither the squares
+//!   each knight visits nor the number of moves, so every route can be sorted that way);
 //! * `touched` and `progress` only become true when a knight stands on the target.
 //!
 //! Variables that can never be true are not created: a knight stands on a cell at time `t` only
 //! if the cell is at most `t` moves from its start over safe squares, and a lone knight, which
-//! jumps at every step, only on cells of the colour it has after `t` jumps.
+//! jumps at every step, only on cells of the colour it has after `t` jumps (when all its
+//! candidate starts have one colour).
 //!
 //! The goal "every target touched by time `T`" is attached to `T` by an assumption literal
 //! ([`TourEncoding::goal_switch`]), so one solver instance serves every horizon. Under the same
@@ -47,11 +51,20 @@ pub struct TourOptions {
     /// With `count_to_go` and a lone knight: count the targets of each colour against the
     /// jumps left that land on that colour.
     pub colour_count: bool,
+    /// Several knights moving one at a time, targets in any order: of two consecutive jumps
+    /// by different knights that commute, allow only the one with the lower knight first.
+    pub canonical_order: bool,
 }
 
 impl Default for TourOptions {
     fn default() -> Self {
-        TourOptions { at_most_one: AtMostOne::default(), distance_to_go: true, count_to_go: true, colour_count: true }
+        TourOptions {
+            at_most_one: AtMostOne::default(),
+            distance_to_go: true,
+            count_to_go: true,
+            colour_count: true,
+            canonical_order: true,
+        }
     }
 }
 
@@ -78,7 +91,8 @@ pub struct TourEncoding {
     /// The targets whose untouched count is bounded together: all of them, or for a lone
     /// knight on squares of one colour, those of each colour (the light ones first).
     count_classes: Vec<Vec<usize>>,
-    /// A lone knight's start colour (see [`colour`]), if all its candidate starts share it.
+    /// A lone knight's start colour (see [`colour`]), if all its candidate starts share it: then
+    /// its colour at every time is known.
     start_colour: Option<usize>,
     count_bounds: Vec<Vec<Option<ObjectiveBound>>>,
     vars: BasicVarManager,
@@ -116,8 +130,10 @@ impl TourEncoding {
             vars: BasicVarManager::default(),
         };
         let colours: Vec<usize> = puzzle.knights[0].candidates().iter().map(|&s| colour(puzzle, s)).collect();
-        if options.colour_count && puzzle.knights.len() == 1 && colours.iter().all(|&c| c == colours[0]) {
+        if puzzle.knights.len() == 1 && colours.iter().all(|&c| c == colours[0]) {
             encoding.start_colour = Some(colours[0]);
+        }
+        if options.colour_count && encoding.start_colour.is_some() {
             encoding.count_classes = (0..2)
                 .map(|class| {
                     (0..puzzle.targets.len()).filter(|&j| colour(puzzle, puzzle.targets[j]) == class).collect()
@@ -252,7 +268,8 @@ impl TourEncoding {
     fn add_layer<C: CollectClauses>(&mut self, clauses: &mut C) {
         let t = self.at.len();
         let knights = self.puzzle.knights.len();
-        let lone = !self.waits;
+        // A lone knight whose colour at time `t` is known stands only on cells of that colour.
+        let lone = !self.waits && self.start_colour.is_some();
         let layer: Vec<Vec<Option<Lit>>> = (0..knights)
             .map(|k| {
                 (0..self.cells.len())
@@ -332,6 +349,22 @@ impl TourEncoding {
         }
         if self.moved.is_empty() {
             self.moved.push(Vec::new());
+        }
+        let t = self.moved.len();
+        let sorted = self.options.canonical_order && self.puzzle.order == VisitOrder::Any;
+        if sorted && self.waits && !self.puzzle.objective.parallel() && t >= 2 {
+            // Knight `b` jumps in step t-1, then knight `a < b` in step t: allowed only if `a`
+            // lands where `b` stood before its jump (otherwise the two jumps commute).
+            for b in 1..moved.len() {
+                for (a, &jumped) in moved.iter().enumerate().take(b) {
+                    for (c, lit) in next[a].iter().enumerate() {
+                        let Some(lit) = *lit else { continue };
+                        let mut clause = vec![!self.moved[t - 1][b], !jumped, !lit];
+                        clause.extend(self.at[t - 2][b][c]);
+                        add(clauses, clause);
+                    }
+                }
+            }
         }
         self.moved.push(moved);
     }

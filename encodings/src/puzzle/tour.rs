@@ -309,18 +309,79 @@ impl TourPuzzle {
     }
 
     /// A reason why no route exists that needs no search: a target that no knight can reach
-    /// even alone on the board.
+    /// even alone on the board, or more separate regions with targets (sets of safe squares a
+    /// knight cannot leave) than knights that can get into them.
     pub fn obstruction(&self) -> Option<String> {
         let starts: Vec<Square> = self.knights.iter().flat_map(|k| k.candidates().iter().copied()).collect();
         let distance = self.distances_from(&starts);
         let unreachable: Vec<String> =
             self.targets.iter().filter(|t| distance[t.index()].is_none()).map(|&t| self.board.name(t)).collect();
         match unreachable.len() {
-            0 => None,
-            1 => Some(format!("no knight can ever reach the target {} over safe squares", unreachable[0])),
-            _ => Some(format!("no knight can ever reach the targets {} over safe squares", unreachable.join(", "))),
+            0 => {}
+            1 => return Some(format!("no knight can ever reach the target {} over safe squares", unreachable[0])),
+            _ => {
+                let names = unreachable.join(", ");
+                return Some(format!("no knight can ever reach the targets {names} over safe squares"));
+            }
         }
+        // Each region holding a target needs a knight of its own that can start inside it.
+        let region = self.regions();
+        let mut needed: Vec<usize> = self.targets.iter().map(|t| region[t.index()]).collect();
+        needed.sort();
+        needed.dedup();
+        let can_enter: Vec<Vec<usize>> = self
+            .knights
+            .iter()
+            .map(|k| {
+                (0..needed.len()).filter(|&r| k.candidates().iter().any(|s| region[s.index()] == needed[r])).collect()
+            })
+            .collect();
+        let served = max_matching(&can_enter, needed.len());
+        (served < needed.len()).then(|| {
+            format!(
+                "the targets lie in {} regions that a knight cannot leave, but at most {served} of them can get a \
+                 knight of their own",
+                needed.len()
+            )
+        })
     }
+
+    /// Numbers the regions of safe squares connected by knight moves; unsafe squares get
+    /// `usize::MAX`.
+    fn regions(&self) -> Vec<usize> {
+        let mut region = vec![usize::MAX; self.board.area()];
+        let mut count = 0;
+        for square in self.safe_squares() {
+            if region[square.index()] != usize::MAX {
+                continue;
+            }
+            for (i, d) in self.distances_from(&[square]).iter().enumerate() {
+                if d.is_some() {
+                    region[i] = count;
+                }
+            }
+            count += 1;
+        }
+        region
+    }
+}
+
+/// The size of a largest matching of knights to regions (`options[k]`: the regions knight `k`
+/// can start in), by augmenting paths.
+fn max_matching(options: &[Vec<usize>], regions: usize) -> usize {
+    fn augment(k: usize, options: &[Vec<usize>], owner: &mut [Option<usize>], seen: &mut [bool]) -> bool {
+        for &r in &options[k] {
+            if !std::mem::replace(&mut seen[r], true)
+                && owner[r].is_none_or(|other| augment(other, options, owner, seen))
+            {
+                owner[r] = Some(k);
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; regions];
+    (0..options.len()).filter(|&k| augment(k, options, &mut owner, &mut vec![false; regions])).count()
 }
 
 /// One knight's jump.
