@@ -153,3 +153,40 @@ fn bad_inline_placements_name_the_flag() {
         assert!(!run.stderr.contains("panicked"));
     }
 }
+
+const TOUR: &str = "kind = \"tour\"\nboard = \"8x8\"\nattackers = [\"Qd5\"]\nknights = [\"h8\"]\n";
+
+#[test]
+fn tours_name_the_field_at_fault() {
+    rejects(
+        "tour-unsafe-start.toml",
+        &TOUR.replace("\"h8\"", "\"g8\""),
+        4,
+        "knights[0]",
+        "attacked by the queen on d5",
+    );
+    let shared = TOUR.replace("[\"h8\"]", "[\"h8\", \"a1\", \"h8\"]");
+    rejects("tour-shared-start.toml", &shared, 4, "knights[2]", "knights 1 and 3 both start on h8");
+    let target = format!("{TOUR}targets = [\"h8\", \"d1\"]\n");
+    rejects("tour-unsafe-target.toml", &target, 5, "targets[1]", "d1 can never be touched");
+    let repeated = format!("{TOUR}targets = [\"h8\", \"f8\", \"h8\"]\n");
+    rejects("tour-repeated-target.toml", &repeated, 5, "targets[2]", "listed twice");
+    rejects("tour-bad-attacker.toml", &TOUR.replace("Qd5", "Xd5"), 3, "attackers[0]", "unknown piece letter");
+    rejects("tour-moving-queen.toml", &TOUR.replace("\"h8\"", "\"Qh8\""), 4, "knights[0]", "knights are the only");
+    let order = format!("{TOUR}order = \"sideways\"\n");
+    rejects("tour-bad-order.toml", &order, 5, "order", "`any` or `listed`");
+    let unlisted = format!("{TOUR}order = \"listed\"\n");
+    rejects("tour-listed-without-targets.toml", &unlisted, 5, "order", "needs a `targets` list");
+    let objective = format!("{TOUR}objective = \"fastest\"\n");
+    rejects("tour-bad-objective.toml", &objective, 5, "objective", "`moves`, `steps` or `feasible`");
+    rejects("tour-no-knights.toml", &TOUR.replace("[\"h8\"]", "[]"), 4, "knights", "at least one knight");
+}
+
+#[test]
+fn an_unreachable_tour_is_infeasible_not_an_error() {
+    let path =
+        puzzle_file("tour-walled.toml", "kind = \"tour\"\nboard = \"3x3\"\nknights = [\"a1\"]\ntargets = [\"b2\"]\n");
+    let run = knights_sat(&["solve", path.to_str().unwrap()]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stdout.contains("no knight can ever reach the target b2"), "{}", run.stdout);
+}

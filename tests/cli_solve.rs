@@ -226,3 +226,42 @@ fn placements_with_blocked_lines() {
     assert!(run.stdout.contains("with RB, sliders blocked by placed pieces"), "{}", run.stdout);
     assert!(run.stdout.contains("optimal: 4 pieces; 3 pieces proved impossible"), "{}", run.stdout);
 }
+
+#[test]
+fn tours_print_the_route_and_the_board_of_first_visits() {
+    let run = knights_sat(&["solve", "--incremental", "puzzles/queen-d5-tour.toml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("optimal: 46 moves; 45 moves proved impossible"), "{out}");
+    assert!(out.contains("  1. Nh8-"), "moves in algebraic notation: {out}");
+    assert!(out.contains("5  x  x  x  Q  x  x  x  x"), "the queen's rank on the board: {out}");
+    let run = knights_sat(&["solve", "puzzles/finegold.toml"]);
+    assert!(run.stdout.contains("optimal: 158 moves; 157 moves proved impossible"), "{}", run.stdout);
+    assert!(run.stdout.contains("Legs (target: moves from the previous one)"), "{}", run.stdout);
+}
+
+#[test]
+fn tours_in_json_and_inline() {
+    let (code, v) = json(&[
+        "solve",
+        "--json",
+        "tour",
+        "--board",
+        "7x7",
+        "--attackers",
+        "Qa1,Qg7",
+        "--knights",
+        "e2,c6",
+        "--objective",
+        "steps",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!((v["puzzle"]["kind"].as_str(), v["puzzle"]["objective"].as_str()), (Some("tour"), Some("steps")));
+    assert_eq!((v["status"].as_str(), v["value"].as_u64()), (Some("optimal"), Some(10)));
+    let solution = &v["solution"];
+    assert_eq!((solution["time_steps"].as_u64(), solution["moves"].as_u64()), (Some(10), Some(20)));
+    assert_eq!(solution["starts"], serde_json::json!(["e2", "c6"]));
+    let jumps: usize = solution["steps"].as_array().unwrap().iter().map(|s| s.as_array().unwrap().len()).sum();
+    assert_eq!(jumps, 20);
+    assert!(v["stats"].as_array().unwrap().iter().any(|s| s["query"] == "moves" && s["result"] == "unsat"));
+}

@@ -50,6 +50,12 @@ impl Progress {
                 let message = if *horizon == 0 { "solving".to_string() } else { format!("demanding {horizon}") };
                 self.bar.set_message(message);
             }
+            Event::Trying { horizon, query: Query::Leg } => {
+                self.bar.set_message(format!("next leg: trying {}", moves(*horizon)));
+            }
+            Event::Trying { horizon, query: Query::Moves } => {
+                self.bar.set_message(format!("fewer moves in as many time steps: demanding {}", moves(*horizon)));
+            }
             Event::Trying { horizon, query: Query::Invariant } => {
                 self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
             }

@@ -73,9 +73,13 @@ impl Context<'_> {
 
     /// The field and span of the file that a model error is about.
     fn locate(&self, raw: &RawTour, error: &TourError) -> (String, std::ops::Range<usize>) {
-        let contains = |token: &Text, square: &str| token.get_ref().split('|').any(|t| t.trim().ends_with(square));
+        // A token names `square` if, without its kind letter, it is the square's name.
+        let names = |token: &Text, square: &str| {
+            token.get_ref().split('|').any(|t| t.trim().trim_start_matches(|c: char| c.is_ascii_uppercase()) == square)
+        };
+        let at = |name: &str, list: &[Text], i: usize| (format!("{name}[{i}]"), list[i].span());
         let in_list = |name: &str, list: &[Text], square: &str| {
-            list.iter().position(|t| contains(t, square)).map(|i| (format!("{name}[{i}]"), list[i].span()))
+            list.iter().position(|t| names(t, square)).map(|i| at(name, list, i))
         };
         let knights = raw.knights.get_ref();
         let whole_knights = ("knights".to_string(), raw.knights.span());
@@ -89,8 +93,11 @@ impl Context<'_> {
             TourError::SharedStart { second, .. } => {
                 Some((format!("knights[{}]", second - 1), knights[*second - 1].span()))
             }
-            TourError::UnsafeTarget { square, .. } | TourError::RepeatedTarget(square) => {
+            TourError::UnsafeTarget { square, .. } => {
                 in_list("targets", targets, square).or_else(|| Some(("targets".into(), raw.board.span())))
+            }
+            TourError::RepeatedTarget(square) => {
+                targets.iter().rposition(|t| names(t, square)).map(|i| at("targets", targets, i))
             }
             TourError::SharedAttacker(square) => in_list("attackers", &raw.attackers, square),
             _ => None,
