@@ -13,8 +13,7 @@
 //! passes the limit on one board, its larger boards of that family are not run ("-").
 //! Every answer is compared with the published optimum; a mismatch is printed as `WRONG`.
 
-use std::process::Command;
-use std::time::Instant;
+mod common;
 
 /// A family of boards and their published optima.
 struct Family {
@@ -53,11 +52,7 @@ fn configurations() -> Vec<(String, Vec<String>)> {
 
 fn main() {
     // `cargo bench` passes `--bench`; a filter argument is not supported.
-    let timeout: f64 = std::env::var("KNIGHTS_SAT_BENCH_TIMEOUT").ok().and_then(|t| t.parse().ok()).unwrap_or(60.0);
-    let solver = std::env::var("KNIGHTS_SAT_BENCH_SOLVER").unwrap_or_else(|_| "cadical".to_string());
-    let only: Option<Vec<String>> =
-        std::env::var("KNIGHTS_SAT_BENCH_CONFIGS").ok().map(|c| c.split(',').map(|s| s.trim().to_string()).collect());
-    let binary = env!("CARGO_BIN_EXE_knights-sat");
+    let (timeout, solver, only) = (common::timeout(), common::solver(), common::only_configs());
     let family_filter = std::env::var("KNIGHTS_SAT_BENCH_FAMILY").ok();
     for family in
         FAMILIES.iter().filter(|f| family_filter.as_ref().is_none_or(|only| f.name.starts_with(only.as_str())))
@@ -77,25 +72,11 @@ fn main() {
                     cells.push("-".to_string());
                     continue;
                 }
-                let clock = Instant::now();
-                let output = Command::new(binary)
-                    .args(["solve", "--json", "--quiet", "--solver", &solver, "--timeout", &timeout.to_string()])
-                    .args(&args)
-                    .args(["domination", "--board", &format!("{n}x{n}"), "--pieces", family.piece])
-                    .output()
-                    .expect("the knights-sat binary runs");
-                let seconds = clock.elapsed().as_secs_f64();
-                let json = String::from_utf8_lossy(&output.stdout);
-                let optimal = json.contains("\"status\": \"optimal\"");
-                let value_ok = json.contains(&format!("\"value\": {optimum},"));
-                cells.push(match (optimal, value_ok) {
-                    (true, true) => format!("{seconds:.2}"),
-                    (true, false) => "WRONG".to_string(),
-                    (false, _) => {
-                        gave_up = true;
-                        format!("> {timeout:.0}")
-                    }
-                });
+                let mut run = args.clone();
+                run.extend(["domination", "--board", &format!("{n}x{n}"), "--pieces", family.piece].map(String::from));
+                let (cell, proved) = common::timed_cell(&run, optimum);
+                gave_up = !proved;
+                cells.push(cell);
             }
             println!("| {name} | {} |", cells.join(" | "));
         }

@@ -57,7 +57,7 @@ fn random_puzzle(rng: &mut ChaCha8Rng, knights: usize, objective: TourObjective)
     let (w, h) = (rng.random_range(3..=5), rng.random_range(3..=5));
     let board = Board::new(w, h).unwrap();
     let squares: Vec<Square> = board.squares().collect();
-    let mut pick = |rng: &mut ChaCha8Rng| squares[rng.random_range(0..squares.len())];
+    let pick = |rng: &mut ChaCha8Rng| squares[rng.random_range(0..squares.len())];
     let mut attackers = Vec::new();
     for _ in 0..rng.random_range(0..=2) {
         let kind = if rng.random_bool(0.7) { PieceKind::Queen } else { PieceKind::ALL[rng.random_range(0..6)] };
@@ -74,7 +74,7 @@ fn random_puzzle(rng: &mut ChaCha8Rng, knights: usize, objective: TourObjective)
     )
     .ok()?;
     let safe = probe.safe_squares();
-    let mut safe_pick = |rng: &mut ChaCha8Rng| safe[rng.random_range(0..safe.len())];
+    let safe_pick = |rng: &mut ChaCha8Rng| safe[rng.random_range(0..safe.len())];
     let starts: Vec<KnightStart> = (0..knights)
         .map(|_| {
             if rng.random_bool(0.2) {
