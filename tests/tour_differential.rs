@@ -137,3 +137,23 @@ fn two_knights_moving_one_at_a_time_agree() {
 fn two_knights_moving_together_agree_on_steps_then_moves() {
     compare(0x7374_6570, 2, TourObjective::Steps, 120);
 }
+
+/// `feasible` claims nothing it has not proved: its route is legal and never shorter than the
+/// optimum, and it is called optimal only when it is.
+#[test]
+fn feasibility_only_finds_legal_routes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x6665_6173);
+    let mut compared = 0;
+    while compared < 60 {
+        let Some(puzzle) = random_puzzle(&mut rng, 1 + compared % 2, TourObjective::Feasible) else { continue };
+        let Ok(Some(truth)) = optimal_tour(&puzzle, STATES) else { continue };
+        let outcome = solve_tour(&puzzle, &search(compared), &mut |_| {}).expect("the search runs");
+        let Some(Solution::Route(route)) = &outcome.solution else { panic!("no route for {puzzle:?}") };
+        replay_tour(&puzzle, route).expect("the route is legal");
+        assert!(route.moves() >= truth.moves);
+        if outcome.status == Status::Optimal {
+            assert_eq!(route.moves(), truth.moves, "{puzzle:?}");
+        }
+        compared += 1;
+    }
+}
