@@ -265,3 +265,18 @@ fn tours_in_json_and_inline() {
     assert_eq!(jumps, 20);
     assert!(v["stats"].as_array().unwrap().iter().any(|s| s["query"] == "moves" && s["result"] == "unsat"));
 }
+
+#[test]
+fn tours_are_drawn_as_svg_on_request() {
+    let path = std::env::temp_dir().join(format!("knights-sat-tour-{}.svg", std::process::id()));
+    let run = knights_sat(&["solve", "puzzles/two-knights-two-queens.toml", "--svg", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let svg = std::fs::read_to_string(&path).expect("the picture is written");
+    let document = roxmltree::Document::parse(&svg).expect("the picture is XML");
+    let jumps = document.descendants().filter(|n| n.attribute("class") == Some("jump")).count();
+    assert_eq!(jumps, 20, "one arrow per move");
+    std::fs::remove_file(&path).ok();
+    let run = knights_sat(&["solve", "puzzles/guarini.toml", "--svg", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--svg draws tours"), "{}", run.stderr);
+}

@@ -105,6 +105,10 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_colour_count: bool,
 
+    /// Tours: also draw the route as an SVG picture into this file.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+
     /// Print one JSON object (documented in the README) instead of text.
     #[arg(long, global = true)]
     pub json: bool,

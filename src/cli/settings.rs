@@ -1,7 +1,7 @@
 //! Validated settings: the raw flags checked and combined, and the puzzle loaded, before any
 //! search starts.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use knights_sat::driver::{ExchangeSearch, PlacementSearch, Strategy, TourSearch};
@@ -29,6 +29,8 @@ pub struct SolveSettings {
     pub tour: TourSearch,
     /// When to give up.
     pub timeout: Option<Duration>,
+    /// Where to draw the solution as SVG.
+    pub svg: Option<PathBuf>,
     /// JSON output instead of text.
     pub json: bool,
     /// Show progress on stderr (only if it is a terminal).
@@ -87,6 +89,13 @@ impl SolveSettings {
             encoding,
             symmetry: !options.no_symmetry || options.symmetry,
         };
+        if options.svg.is_some() && !matches!(puzzle, Puzzle::Tour(_)) {
+            return Err(CliError::Usage(format!(
+                "--svg draws tours; this puzzle is {} `{}`, which is shown as text only",
+                if puzzle.kind().starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" },
+                puzzle.kind()
+            )));
+        }
         let tour = TourSearch {
             solver,
             incremental: search.incremental,
@@ -106,6 +115,7 @@ impl SolveSettings {
             placement,
             tour,
             timeout,
+            svg: options.svg,
             json: options.json,
             progress: !options.quiet,
         })

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::driver::{solve_exchange, solve_placement, solve_tour, Event, Knowledge, Outcome, Status};
+use knights_sat::driver::{solve_exchange, solve_placement, solve_tour, Event, Knowledge, Outcome, Solution, Status};
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::render::{self, Report};
 
@@ -116,6 +116,15 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         render::text(&report, &mut out)?;
     }
     out.flush()?;
+    if let Some(path) = &settings.svg {
+        match (&outcome.solution, &settings.puzzle) {
+            (Some(Solution::Route(route)), Puzzle::Tour(puzzle)) => {
+                std::fs::write(path, render::tour_svg(puzzle, route))
+                    .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?;
+            }
+            _ => eprintln!("knights-sat: no route to draw; {} not written", path.display()),
+        }
+    }
     if stop.is_none() {
         // The worker has finished; joining it only collects the thread.
         let _ = worker.join();

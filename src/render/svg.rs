@@ -147,6 +147,15 @@ fn defs(layout: &Layout) -> String {
     defs + "</defs>\n"
 }
 
+/// The most jumps whose arrows carry their step numbers; beyond it the labels would pile up
+/// on the edges a long route uses again and again.
+const MOST_NUMBERED: usize = 64;
+
+/// Whether the arrows carry their step numbers.
+fn numbered_arrows(route: &Route) -> bool {
+    route.moves() <= MOST_NUMBERED
+}
+
 /// The title, the counts and a key to the knights' line styles.
 fn header(puzzle: &TourPuzzle, route: &Route, problem: Option<&str>, knights: usize) -> String {
     let title = shorten(puzzle.name.as_deref().unwrap_or("tour"), 50);
@@ -154,9 +163,10 @@ fn header(puzzle: &TourPuzzle, route: &Route, problem: Option<&str>, knights: us
     let counts = match problem {
         Some(why) => format!("route does not replay: {why}"),
         None => format!(
-            "{}, {}; hatched: attacked, ring: start, corner: step of first visit",
+            "{}, {}; hatched: attacked, ring: start, corner: step of first visit{}",
             plural(route.moves(), "move"),
-            plural(route.time_steps(), "time step")
+            plural(route.time_steps(), "time step"),
+            if numbered_arrows(route) { "" } else { "; arrows unnumbered" }
         ),
     };
     let mut out = text(12.0, 26.0, "font-size=\"20\" font-weight=\"bold\"", &title);
@@ -217,6 +227,7 @@ fn place(from: (f64, f64), to: (f64, f64), (w, h): (f64, f64), taken: &[Label]) 
 /// clear of the labels in `taken` where it can be. Arrows sit a little to the right of their
 /// direction, so that a jump back does not hide the jump there.
 fn arrows(route: &Route, layout: &Layout, taken: &mut Vec<Label>) -> String {
+    let numbered = numbered_arrows(route);
     let (mut lines, mut labels) = (String::new(), String::new());
     let (s, font, edge) = (layout.size, (layout.size * 0.22).max(8.0), (0.6 * layout.stroke).max(1.0));
     for (i, jumps) in route.steps.iter().enumerate() {
@@ -234,6 +245,9 @@ fn arrows(route: &Route, layout: &Layout, taken: &mut Vec<Label>) -> String {
                  marker-end=\"url(#arrow-{})\"/>\n",
                 k % STYLES.len()
             );
+            if !numbered {
+                continue;
+            }
             let number = (i + 1).to_string();
             let size = (font * (0.62 * number.len() as f64 + 0.5), font * 1.25);
             let label @ [mx, my, hw, hh] = place(from, to, size, taken);
