@@ -1,13 +1,14 @@
 //! knights-sat: chess-board optimisation puzzles solved exactly by incremental SAT.
 //!
 //! The library behind the `knights-sat` command: [`solver`] puts SAT backends behind one
-//! trait, [`driver`] runs the searches that prove optima, and [`render`] turns outcomes into
-//! text and JSON. Board geometry, puzzle models and their encodings live in the
+//! trait, [`driver`] runs the searches that prove optima, [`render`] turns outcomes into
+//! text, JSON and SVG, and [`export`] writes the formula of one question for other solvers. Board geometry, puzzle models and their encodings live in the
 //! `knights-sat-encodings` crate, re-exported as [`encodings`].
 
 #![warn(missing_docs)]
 
 pub mod driver;
+pub mod export;
 pub mod render;
 pub mod solver;
 

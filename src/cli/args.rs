@@ -21,7 +21,35 @@ pub enum Command {
         subcommand_precedence_over_arg = true,
         override_usage = "knights-sat solve [OPTIONS] <PUZZLE>\n       knights-sat solve [OPTIONS] exchange|domination|independence|… [PUZZLE FLAGS]"
     )]
-    Solve(SolveArgs),
+    Solve(Box<SolveArgs>),
+    /// Write the formula of one horizon or bound as DIMACS CNF, for any external SAT solver.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The puzzle file (TOML; see puzzles/README.md).
+    pub puzzle: PathBuf,
+
+    /// The output format.
+    #[arg(long, value_name = "FORMAT", default_value = "dimacs", value_parser = ["dimacs"])]
+    pub format: String,
+
+    /// Exchanges and tours: ask for the goal after exactly this many time steps.
+    #[arg(long, value_name = "T", conflicts_with = "bound", required_unless_present = "bound")]
+    pub horizon: Option<usize>,
+
+    /// Placements: ask for a placement of this value or better.
+    #[arg(long, value_name = "K")]
+    pub bound: Option<usize>,
+
+    /// At-most-one encoding: pairwise, ladder, bimander, commander or bitwise.
+    #[arg(long, value_name = "ENCODING", default_value = "ladder")]
+    pub at_most_one: String,
+
+    /// Write to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -1,9 +1,11 @@
 //! Command-line parsing, in two stages: clap reads raw flags ([`args`]), which are turned into
 //! validated settings and a puzzle before any work starts ([`settings`]); [`solve`] then runs
-//! the search with progress, timeout and Ctrl-C handling and prints the outcome.
+//! the search with progress, timeout and Ctrl-C handling and prints the outcome; [`export`]
+//! writes the formula of one question for external solvers.
 
 mod args;
 mod error;
+mod export;
 mod inline;
 mod progress;
 mod settings;
@@ -18,8 +20,9 @@ pub fn run() -> Result<Exit, CliError> {
     let args = args::Cli::parse();
     match args.command {
         args::Command::Solve(solve) => {
-            let settings = settings::SolveSettings::from_args(solve)?;
+            let settings = settings::SolveSettings::from_args(*solve)?;
             solve::run(settings)
         }
+        args::Command::Export(export) => export::run(export),
     }
 }

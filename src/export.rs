@@ -1,0 +1,119 @@
+//! The formula of one question about a puzzle, as DIMACS CNF for any external SAT solver.
+//!
+//! A move puzzle (exchange or tour) is asked "is the goal reached after exactly `T` time
+//! steps?"; a placement "is there a placement whose value is `K` or better?". The clauses are
+//! the ones the solver receives in `solve` at that horizon or bound, with the goal switch or
+//! the bound's output literals written as unit clauses instead of assumptions. Symmetry
+//! breaking is left out of placements, so that every placement of the puzzle is a model.
+
+use std::io::{self, Write};
+
+use knights_sat_encodings::encode::bound::{BoundEncoding, ObjectiveBound};
+use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions};
+use knights_sat_encodings::encode::placement::PlacementEncoding;
+use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
+use knights_sat_encodings::encode::AtMostOne;
+use knights_sat_encodings::puzzle::Puzzle;
+use rustsat::instances::Cnf;
+use rustsat::types::{Clause, Lit};
+
+/// What the exported formula asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Move puzzles: is the goal reached after exactly this many time steps?
+    Horizon(usize),
+    /// Placements: is there a placement with this value or better (at most this many pieces
+    /// when minimising, at least when maximising)?
+    Bound(usize),
+}
+
+/// Why a formula cannot be exported.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The question does not fit the puzzle's family.
+    #[error("{0}")]
+    Question(String),
+    /// Writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// A formula and what it says.
+#[derive(Debug)]
+pub struct Formula {
+    /// The clauses.
+    pub cnf: Cnf,
+    /// Variables used (DIMACS numbers them `1..=n_vars`).
+    pub n_vars: u32,
+    /// One line on what a model of the formula is.
+    pub meaning: String,
+}
+
+/// Builds the formula of `question` about `puzzle`.
+pub fn formula(puzzle: &Puzzle, question: Question, at_most_one: AtMostOne) -> Result<Formula, ExportError> {
+    let mut cnf = Cnf::new();
+    let wrong = |family: &str, flag: &str| {
+        ExportError::Question(format!("{family} puzzles are exported at a horizon or bound given by `{flag}`"))
+    };
+    match (puzzle, question) {
+        (Puzzle::Exchange(p), Question::Horizon(horizon)) => {
+            let options = ExchangeOptions { at_most_one, ..ExchangeOptions::default() };
+            let mut encoding = ExchangeEncoding::new(p, options, &mut cnf);
+            while encoding.horizon() < horizon {
+                encoding.extend(&mut cnf);
+            }
+            let switch = encoding.goal_switch(horizon, &mut cnf);
+            cnf.add_unit(switch);
+            let meaning = format!("a model is a solution of exactly {horizon} moves");
+            Ok(Formula { cnf, n_vars: encoding.n_vars(), meaning })
+        }
+        (Puzzle::Tour(p), Question::Horizon(horizon)) => {
+            let options = TourOptions { at_most_one, ..TourOptions::default() };
+            let mut encoding = TourEncoding::new(p, options, &mut cnf);
+            while encoding.horizon() < horizon {
+                encoding.extend(&mut cnf);
+            }
+            let switch = encoding.goal_switch(horizon, &mut cnf);
+            cnf.add_unit(switch);
+            let meaning = format!("a model is a route touching every target within {horizon} time steps");
+            Ok(Formula { cnf, n_vars: encoding.n_vars(), meaning })
+        }
+        (Puzzle::Placement(p), Question::Bound(bound)) => {
+            let mut encoding = PlacementEncoding::new(p, at_most_one, &mut cnf);
+            let minimise = p.goal.minimises();
+            // The bound is on the cost: the objective when minimising, what is left out of
+            // the greatest possible value when maximising.
+            let costs: Vec<(Lit, usize)> =
+                encoding.objective().iter().map(|&(lit, w)| if minimise { (lit, w) } else { (!lit, w) }).collect();
+            let total: usize = costs.iter().map(|t| t.1).sum();
+            let cost = if minimise { Some(bound) } else { total.checked_sub(bound) };
+            match cost {
+                Some(cost) => {
+                    let mut objective = ObjectiveBound::new(BoundEncoding::Totalizer, &costs);
+                    objective.encode_ub(cost, &mut cnf, encoding.vars());
+                    for lit in objective.enforce_ub(cost) {
+                        cnf.add_unit(lit);
+                    }
+                }
+                // More than every square can hold: nothing satisfies it.
+                None => cnf.add_clause(Clause::new()),
+            }
+            let direction = if minimise { "at most" } else { "at least" };
+            let meaning = format!("a model is a placement of value {direction} {bound}");
+            Ok(Formula { cnf, n_vars: encoding.n_vars(), meaning })
+        }
+        (Puzzle::Exchange(_), Question::Bound(_)) => Err(wrong("exchange", "--horizon")),
+        (Puzzle::Tour(_), Question::Bound(_)) => Err(wrong("tour", "--horizon")),
+        (Puzzle::Placement(_), Question::Horizon(_)) => Err(wrong("placement", "--bound")),
+    }
+}
+
+/// Writes `formula` as DIMACS CNF, with `source` and its meaning in comment lines.
+pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Result<(), ExportError> {
+    writeln!(out, "c knights-sat export of {source}")?;
+    writeln!(out, "c {}", formula.meaning)?;
+    let mut out = io::BufWriter::new(out);
+    formula.cnf.write_dimacs(&mut out, formula.n_vars)?;
+    out.flush()?;
+    Ok(())
+}
