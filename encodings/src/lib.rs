@@ -6,7 +6,8 @@
 //! * [`puzzle`] — the puzzle families as plain models, and the TOML puzzle format;
 //! * [`encode`] — time-indexed CNF encodings of those models, built incrementally;
 //! * [`check`] — an independent rules checker that replays a solution with no SAT at all;
-//! * [`ground_truth`] — exhaustive searches used to test the encodings, written from the rules.
+//! * [`ground_truth`] — exhaustive searches used to test the encodings, written from the rules;
+//! * [`linear`] — the puzzles as 0-1 linear models, written as OPB and LP.
 //!
 //! ```
 //! use knights_sat_encodings::puzzle;
@@ -34,4 +35,5 @@ pub mod check;
 pub mod encode;
 pub mod geometry;
 pub mod ground_truth;
+pub mod linear;
 pub mod puzzle;
