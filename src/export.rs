@@ -5,6 +5,10 @@
 //! the ones the solver receives in `solve` at that horizon or bound, with the goal switch or
 //! the bound's output literals written as unit clauses instead of assumptions. Symmetry
 //! breaking is left out of placements, so that every placement of the puzzle is a model.
+//!
+//! The same questions are also written as 0-1 linear models ([`linear_model`], OPB or LP): the
+//! placement's covering and conflict model with its objective, and, given `--bound`, the bound
+//! as one more constraint.
 
 use std::io::{self, Write};
 
@@ -13,6 +17,7 @@ use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions}
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
 use knights_sat_encodings::encode::AtMostOne;
+use knights_sat_encodings::linear::{placement_model, LinearModel, Relation, Sense};
 use knights_sat_encodings::puzzle::Puzzle;
 use rustsat::instances::Cnf;
 use rustsat::types::{Clause, Lit};
@@ -116,4 +121,28 @@ pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Res
     formula.cnf.write_dimacs(&mut out, formula.n_vars)?;
     out.flush()?;
     Ok(())
+}
+
+/// The 0-1 linear model of `puzzle`; with a question, the model of that question (for a
+/// placement, the objective bounded by `K` as one more constraint).
+pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<LinearModel, ExportError> {
+    match (puzzle, question) {
+        (Puzzle::Placement(p), question) => {
+            let mut model = placement_model(p).map_err(|e| ExportError::Question(e.to_string()))?;
+            if let Some(Question::Bound(bound)) = question {
+                let (sense, terms) = model.objective.clone().expect("placements have an objective");
+                let relation = if sense == Sense::Minimise { Relation::AtMost } else { Relation::AtLeast };
+                model.constrain("bound", terms, relation, bound as i64);
+                model.title.push_str(&format!("; objective {relation} {bound}"));
+            }
+            if let Some(Question::Horizon(_)) = question {
+                return Err(ExportError::Question("placement puzzles take `--bound`, not `--horizon`".into()));
+            }
+            Ok(model)
+        }
+        _ => Err(ExportError::Question(format!(
+            "the {} model is exported as DIMACS only; OPB and LP cover placements",
+            puzzle.kind()
+        ))),
+    }
 }

@@ -8,8 +8,9 @@ use std::path::Path;
 
 use common::knights_sat;
 use knights_sat::encodings::encode::AtMostOne;
+use knights_sat::encodings::linear::write_opb;
 use knights_sat::encodings::puzzle;
-use knights_sat::export::{formula, write_dimacs, Question};
+use knights_sat::export::{formula, linear_model, write_dimacs, Question};
 use knights_sat::solver::{Answer, SolverKind};
 use rustsat::instances::SatInstance;
 
@@ -58,4 +59,62 @@ fn the_command_writes_dimacs_and_rejects_a_question_of_the_wrong_family() {
     let run = knights_sat(&["export", "puzzles/guarini.toml", "--bound", "3"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("exported at a horizon or bound given by `--horizon`"), "{}", run.stderr);
+}
+
+/// Solves the OPB form of `question` about `puzzle`, read back by RustSAT (which encodes its
+/// pseudo-Boolean constraints itself): the covering and conflict model, checked without the
+/// project's CNF encoding.
+fn opb_answer(puzzle: &puzzle::Puzzle, bound: usize) -> Answer {
+    let model = linear_model(puzzle, Some(Question::Bound(bound))).unwrap();
+    let mut text = Vec::new();
+    write_opb(&model, &mut text).unwrap();
+    let options = rustsat::instances::fio::opb::Options::default();
+    let instance: SatInstance =
+        SatInstance::from_opb(&mut BufReader::new(text.as_slice()), options).expect("OPB parses");
+    let (cnf, _) = instance.into_cnf();
+    let mut solver = SolverKind::Varisat.create().unwrap();
+    for clause in cnf.iter() {
+        solver.add_clause(&clause[..]).unwrap();
+    }
+    solver.solve(&[]).unwrap()
+}
+
+#[test]
+fn the_linear_placement_model_has_the_exhaustive_optimum() {
+    use knights_sat::encodings::geometry::{Board, PawnDirection};
+    use knights_sat::encodings::ground_truth::placement::optimal_placement;
+    use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+    for n in 2..=4 {
+        for goal in PlacementGoal::ALL {
+            for letters in ["N", "Q", "K", "RB", "PN"] {
+                let kinds = KindRule::parse_letters(letters).unwrap();
+                let board = Board::new(n, n).unwrap();
+                let p = PlacementPuzzle::new(None, board, goal, kinds, PawnDirection::Up, vec![], vec![]).unwrap();
+                let Some(optimum) = optimal_placement(&p, 10_000_000).unwrap() else { continue };
+                let puzzle = puzzle::Puzzle::Placement(p);
+                let context = format!("{n}x{n} {goal} {letters}");
+                assert_eq!(opb_answer(&puzzle, optimum), Answer::Sat, "{context}");
+                let better = if goal.minimises() { optimum.checked_sub(1) } else { Some(optimum + 1) };
+                if let Some(better) = better {
+                    assert_eq!(opb_answer(&puzzle, better), Answer::Unsat, "{context}: {better}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_command_writes_opb_and_lp() {
+    let run = knights_sat(&["export", "puzzles/knights-domination-8x8.toml", "--format", "opb"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("* #variable= 64 #constraint= 64"), "{}", &run.stdout[..200]);
+    assert!(run.stdout.contains("* x1 = N_a1") && run.stdout.contains("min: +1 x1 "), "names and objective");
+    let run = knights_sat(&["export", "puzzles/independence-queens-8x8.toml", "--format", "lp", "--bound", "8"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for part in ["Maximize", "Subject To", " bound: ", ">= 8", "Binary", "End"] {
+        assert!(run.stdout.contains(part), "{part} in the LP file");
+    }
+    let run = knights_sat(&["export", "puzzles/guarini.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("give `--horizon T` or `--bound K`"), "{}", run.stderr);
 }

@@ -31,12 +31,12 @@ pub struct ExportArgs {
     /// The puzzle file (TOML; see puzzles/README.md).
     pub puzzle: PathBuf,
 
-    /// The output format.
-    #[arg(long, value_name = "FORMAT", default_value = "dimacs", value_parser = ["dimacs"])]
+    /// The output format: dimacs (CNF), opb (pseudo-Boolean) or lp (CPLEX LP, for MIP solvers).
+    #[arg(long, value_name = "FORMAT", default_value = "dimacs", value_parser = ["dimacs", "opb", "lp"])]
     pub format: String,
 
     /// Exchanges and tours: ask for the goal after exactly this many time steps.
-    #[arg(long, value_name = "T", conflicts_with = "bound", required_unless_present = "bound")]
+    #[arg(long, value_name = "T", conflicts_with = "bound")]
     pub horizon: Option<usize>,
 
     /// Placements: ask for a placement of this value or better.

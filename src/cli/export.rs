@@ -1,10 +1,12 @@
-//! `knights-sat export`: the formula of one horizon or bound, for an external solver.
+//! `knights-sat export`: the formula of one horizon or bound (DIMACS), or the 0-1 linear model
+//! (OPB, LP), for an external solver.
 
 use std::io::Write;
 
 use knights_sat::encodings::encode::AtMostOne;
+use knights_sat::encodings::linear::{write_lp, write_opb};
 use knights_sat::encodings::puzzle;
-use knights_sat::export::{formula, write_dimacs, ExportError, Question};
+use knights_sat::export::{formula, linear_model, write_dimacs, ExportError, Question};
 
 use super::args::ExportArgs;
 use super::{CliError, Exit};
@@ -17,21 +19,36 @@ pub fn run(args: ExportArgs) -> Result<Exit, CliError> {
     })?;
     let puzzle = puzzle::load(&args.puzzle)?;
     let question = match (args.horizon, args.bound) {
-        (Some(horizon), _) => Question::Horizon(horizon),
-        (None, Some(bound)) => Question::Bound(bound),
-        (None, None) => return Err(CliError::Usage("give `--horizon T` or `--bound K`".into())),
+        (Some(horizon), _) => Some(Question::Horizon(horizon)),
+        (None, Some(bound)) => Some(Question::Bound(bound)),
+        (None, None) => None,
     };
     let source = args.puzzle.display().to_string();
-    let formula = formula(&puzzle, question, at_most_one).map_err(|e| match e {
+    let usage = |e: ExportError| match e {
         ExportError::Question(why) => CliError::Usage(format!("{source}: {why}")),
         ExportError::Io(e) => CliError::Output(e),
-    })?;
+    };
+    let write: Box<dyn Fn(&mut dyn Write) -> std::io::Result<()>> = match args.format.as_str() {
+        "opb" | "lp" => {
+            let model = linear_model(&puzzle, question).map_err(usage)?;
+            let lp = args.format == "lp";
+            Box::new(move |out| if lp { write_lp(&model, out) } else { write_opb(&model, out) })
+        }
+        _ => {
+            let question = question.ok_or_else(|| {
+                CliError::Usage("DIMACS holds one question: give `--horizon T` or `--bound K`".into())
+            })?;
+            let formula = formula(&puzzle, question, at_most_one).map_err(usage)?;
+            let source = source.clone();
+            Box::new(move |out| write_dimacs(&formula, &source, out).map_err(into_io))
+        }
+    };
     let written = match &args.output {
         Some(path) => std::fs::File::create(path).and_then(|mut file| {
-            write_dimacs(&formula, &source, &mut file).map_err(into_io)?;
+            write(&mut file)?;
             file.flush()
         }),
-        None => write_dimacs(&formula, &source, &mut std::io::stdout().lock()).map_err(into_io),
+        None => write(&mut std::io::stdout().lock()),
     };
     written.map_err(|e| match &args.output {
         Some(path) => CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
