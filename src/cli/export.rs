@@ -11,6 +11,9 @@ use knights_sat::export::{formula, linear_model, write_dimacs, ExportError, Ques
 use super::args::ExportArgs;
 use super::{CliError, Exit};
 
+/// Writes the chosen form of the puzzle to an output.
+type WriteOut = Box<dyn Fn(&mut dyn Write) -> std::io::Result<()>>;
+
 /// Writes the formula and returns the exit code.
 pub fn run(args: ExportArgs) -> Result<Exit, CliError> {
     let at_most_one = AtMostOne::from_name(&args.at_most_one).ok_or_else(|| {
@@ -28,7 +31,7 @@ pub fn run(args: ExportArgs) -> Result<Exit, CliError> {
         ExportError::Question(why) => CliError::Usage(format!("{source}: {why}")),
         ExportError::Io(e) => CliError::Output(e),
     };
-    let write: Box<dyn Fn(&mut dyn Write) -> std::io::Result<()>> = match args.format.as_str() {
+    let write: WriteOut = match args.format.as_str() {
         "opb" | "lp" => {
             let model = linear_model(&puzzle, question).map_err(usage)?;
             let lp = args.format == "lp";
