@@ -133,9 +133,13 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_colour_count: bool,
 
-    /// Tours: also draw the route as an SVG picture into this file.
+    /// Tours and placements: also draw the solution as an SVG picture into this file.
     #[arg(long, global = true, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
+
+    /// Placements: hatch the squares the pieces attack in the `--svg` picture.
+    #[arg(long, global = true, requires = "svg")]
+    pub svg_attacks: bool,
 
     /// Print one JSON object (documented in the README) instead of text.
     #[arg(long, global = true)]

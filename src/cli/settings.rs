@@ -31,6 +31,8 @@ pub struct SolveSettings {
     pub timeout: Option<Duration>,
     /// Where to draw the solution as SVG.
     pub svg: Option<PathBuf>,
+    /// Hatch the attacked squares in a placement's picture.
+    pub svg_attacks: bool,
     /// JSON output instead of text.
     pub json: bool,
     /// Show progress on stderr (only if it is a terminal).
@@ -89,12 +91,10 @@ impl SolveSettings {
             encoding,
             symmetry: !options.no_symmetry || options.symmetry,
         };
-        if options.svg.is_some() && !matches!(puzzle, Puzzle::Tour(_)) {
-            return Err(CliError::Usage(format!(
-                "--svg draws tours; this puzzle is {} `{}`, which is shown as text only",
-                if puzzle.kind().starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" },
-                puzzle.kind()
-            )));
+        if options.svg.is_some() && matches!(puzzle, Puzzle::Exchange(_)) {
+            return Err(CliError::Usage(
+                "--svg draws tours and placements; exchanges are shown as text, one diagram per position".into(),
+            ));
         }
         let tour = TourSearch {
             solver,
@@ -116,6 +116,7 @@ impl SolveSettings {
             tour,
             timeout,
             svg: options.svg,
+            svg_attacks: options.svg_attacks,
             json: options.json,
             progress: !options.quiet,
         })

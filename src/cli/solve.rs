@@ -117,12 +117,17 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     }
     out.flush()?;
     if let Some(path) = &settings.svg {
-        match (&outcome.solution, &settings.puzzle) {
-            (Some(Solution::Route(route)), Puzzle::Tour(puzzle)) => {
-                std::fs::write(path, render::tour_svg(puzzle, route))
-                    .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?;
+        let picture = match (&outcome.solution, &settings.puzzle) {
+            (Some(Solution::Route(route)), Puzzle::Tour(puzzle)) => Some(render::tour_svg(puzzle, route)),
+            (Some(Solution::Placement(placement)), Puzzle::Placement(puzzle)) => {
+                Some(render::placement_svg(puzzle, placement, settings.svg_attacks))
             }
-            _ => eprintln!("knights-sat: no route to draw; {} not written", path.display()),
+            _ => None,
+        };
+        match picture {
+            Some(svg) => std::fs::write(path, svg)
+                .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?,
+            None => eprintln!("knights-sat: no solution to draw; {} not written", path.display()),
         }
     }
     if stop.is_none() {

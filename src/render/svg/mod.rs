@@ -1,9 +1,14 @@
-//! Tours as SVG pictures: the board in greys, the static attackers and the squares they attack,
-//! and each knight's path as numbered arrows, drawn so that a black-and-white print still tells
-//! the knights apart (each has its own dash pattern as well as its own colour).
+//! Solutions as SVG pictures, drawn with no plotting library. Tours: the board in greys, the
+//! static attackers and the squares they attack, and each knight's path as numbered arrows,
+//! drawn so that a black-and-white print still tells the knights apart (each has its own dash
+//! pattern as well as its own colour). Placements: see [`placement_svg`].
+
+mod placement;
+
+pub use placement::placement_svg;
 
 use knights_sat_encodings::check::replay_tour;
-use knights_sat_encodings::geometry::Square;
+use knights_sat_encodings::geometry::{Board, Square};
 use knights_sat_encodings::puzzle::tour::{Route, TourPuzzle};
 
 /// Each knight's stroke colour and dash pattern (in stroke widths; empty for a solid line).
@@ -76,7 +81,8 @@ pub fn tour_svg(puzzle: &TourPuzzle, route: &Route) -> String {
     );
     svg += &defs(&layout);
     svg += &header(puzzle, route, problem.as_deref(), knights);
-    svg += &squares(puzzle, &layout);
+    let attacked = |square: Square| puzzle.danger(square).is_some() && !puzzle.attackers.iter().any(|a| a.1 == square);
+    svg += &squares(&puzzle.board, &layout, attacked);
     for (k, &square) in route.starts.iter().enumerate() {
         let attrs = format!("class=\"start\" fill=\"none\" {}", stroke_attrs(k, 1.6 * layout.stroke));
         svg += &layout.centre(square).map(|c| circle(c, 0.34 * layout.size, &attrs)).unwrap_or_default();
@@ -85,7 +91,7 @@ pub fn tour_svg(puzzle: &TourPuzzle, route: &Route) -> String {
     svg += &arrows(route, &layout, &mut taken);
     svg += &attackers(puzzle, &layout);
     svg += &visits;
-    svg += &coordinates(puzzle, &layout);
+    svg += &coordinates(&puzzle.board, &layout);
     svg + "</svg>\n"
 }
 
@@ -180,9 +186,9 @@ fn header(puzzle: &TourPuzzle, route: &Route, problem: Option<&str>, knights: us
     out
 }
 
-/// The squares in light and dark grey, attacked ones hatched, removed ones left blank.
-fn squares(puzzle: &TourPuzzle, layout: &Layout) -> String {
-    let (board, s) = (&puzzle.board, layout.size);
+/// The squares in light and dark grey, `hatched` ones hatched, removed ones left blank.
+fn squares(board: &Board, layout: &Layout, hatched: impl Fn(Square) -> bool) -> String {
+    let s = layout.size;
     let mut out = String::new();
     for square in (0..board.area()).map(|i| Square(i as u16)) {
         let Some((x, y)) = layout.corner(square) else { continue };
@@ -192,7 +198,7 @@ fn squares(puzzle: &TourPuzzle, layout: &Layout) -> String {
         }
         let dark = (board.file(square) + board.rank(square)) % 2 == 0;
         out += &rect(x, y, s, s, &format!("fill=\"{}\"", if dark { DARK } else { LIGHT }));
-        if puzzle.danger(square).is_some() && !puzzle.attackers.iter().any(|a| a.1 == square) {
+        if hatched(square) {
             out += &rect(x, y, s, s, "class=\"attacked\" fill=\"url(#attacked)\"");
         }
     }
@@ -305,12 +311,12 @@ fn visit_numbers(positions: &[Vec<Square>], area: usize, layout: &Layout) -> (St
 }
 
 /// File letters under the board and rank numbers at its left.
-fn coordinates(puzzle: &TourPuzzle, layout: &Layout) -> String {
+fn coordinates(board: &Board, layout: &Layout) -> String {
     let (font, s) = ((layout.size * 0.3).clamp(9.0, 18.0), layout.size);
     let mut out = format!("<g font-size=\"{font:.1}\" fill=\"#333\" text-anchor=\"middle\">\n");
     let below = layout.top + layout.ranks as f64 * s + font * 1.2;
     for file in 0..layout.files {
-        out += &text(layout.left + (file as f64 + 0.5) * s, below, "", &puzzle.board.file_name(file));
+        out += &text(layout.left + (file as f64 + 0.5) * s, below, "", &board.file_name(file));
     }
     for rank in 0..layout.ranks {
         let y = layout.top + ((layout.ranks - rank) as f64 - 0.5) * s + font * 0.35;
