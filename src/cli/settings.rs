@@ -91,11 +91,6 @@ impl SolveSettings {
             encoding,
             symmetry: !options.no_symmetry || options.symmetry,
         };
-        if options.svg.is_some() && matches!(puzzle, Puzzle::Exchange(_)) {
-            return Err(CliError::Usage(
-                "--svg draws tours and placements; exchanges are shown as text, one diagram per position".into(),
-            ));
-        }
         let tour = TourSearch {
             solver,
             incremental: search.incremental,

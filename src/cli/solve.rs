@@ -122,6 +122,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             (Some(Solution::Placement(placement)), Puzzle::Placement(puzzle)) => {
                 Some(render::placement_svg(puzzle, placement, settings.svg_attacks))
             }
+            (Some(Solution::Moves(moves)), Puzzle::Exchange(puzzle)) => Some(render::exchange_svg(puzzle, moves)),
             _ => None,
         };
         match picture {

@@ -1,10 +1,13 @@
 //! Solutions as SVG pictures, drawn with no plotting library. Tours: the board in greys, the
 //! static attackers and the squares they attack, and each knight's path as numbered arrows,
 //! drawn so that a black-and-white print still tells the knights apart (each has its own dash
-//! pattern as well as its own colour). Placements: see [`placement_svg`].
+//! pattern as well as its own colour). Placements and exchanges: see [`placement_svg`] and
+//! [`exchange_svg`].
 
+mod exchange;
 mod placement;
 
+pub use exchange::exchange_svg;
 pub use placement::placement_svg;
 
 use knights_sat_encodings::check::replay_tour;
