@@ -46,7 +46,13 @@ pub fn write_lp(model: &LinearModel, out: &mut dyn Write) -> io::Result<()> {
             .iter()
             .enumerate()
             .map(|(i, &(c, v))| {
-                let sign = if c < 0 { "- " } else if i > 0 { "+ " } else { "" };
+                let sign = if c < 0 {
+                    "- "
+                } else if i > 0 {
+                    "+ "
+                } else {
+                    ""
+                };
                 format!("{sign}{} {}", c.abs(), model.variables[v])
             })
             .collect();
@@ -65,7 +71,14 @@ pub fn write_lp(model: &LinearModel, out: &mut dyn Write) -> io::Result<()> {
     for c in &model.constraints {
         if c.terms.is_empty() {
             // LP has no constant rows; a row without variables is written with a zero term.
-            writeln!(out, " {}: 0 {} {} {}", c.name, model.variables.first().map_or("", String::as_str), c.relation, c.rhs)?;
+            writeln!(
+                out,
+                " {}: 0 {} {} {}",
+                c.name,
+                model.variables.first().map_or("", String::as_str),
+                c.relation,
+                c.rhs
+            )?;
             continue;
         }
         writeln!(out, " {}: {} {} {}", c.name, expression(&c.terms), c.relation, c.rhs)?;
