@@ -5,12 +5,16 @@
 //! linear objective. In OPB the variables are `x1, x2, …` in the model's order (the names a
 //! VeriPB proof uses), with a comment line naming each one; in LP they keep their names.
 
+mod exchange;
 mod placement;
+mod tour;
 mod write;
 
 use std::fmt;
 
+pub use exchange::exchange_model;
 pub use placement::placement_model;
+pub use tour::tour_model;
 pub use write::{write_lp, write_opb};
 
 /// How the left-hand side relates to the right-hand side.
@@ -102,4 +106,15 @@ impl fmt::Display for Relation {
             Relation::Equal => "=",
         })
     }
+}
+
+/// Every assignment that satisfies `model`, by enumeration (at most 20 variables).
+#[cfg(test)]
+fn satisfying(model: &LinearModel) -> Vec<Vec<bool>> {
+    let n = model.variables.len();
+    assert!(n <= 20, "{n} variables are too many to enumerate");
+    (0u32..1 << n)
+        .map(|bits| (0..n).map(|i| bits >> i & 1 == 1).collect::<Vec<bool>>())
+        .filter(|values| model.satisfied_by(values))
+        .collect()
 }

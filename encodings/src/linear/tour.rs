@@ -1,0 +1,273 @@
+//! The time-indexed model of a tour at a fixed horizon `T`, as in the MIP write-ups: a 0-1
+//! variable `at_k{k}_{square}_t{t}` per knight, safe square and time (only where the knight can
+//! be by then), each knight on one square and no two on one square at every time, every square
+//! reached by a wait (several knights) or a knight's move, and the targets touched by time `T`.
+//!
+//! With several knights, `moved_k{k}_t{t}` says that knight `k` changed squares in step `t`:
+//! exactly one per step when knights move one at a time, and their sum is minimised for
+//! [`TourObjective::Steps`]. A lone knight jumps at every step (as in the CNF encoding), so its
+//! model has no moved variables and no objective; with one-at-a-time moves the number of moves
+//! is the horizon itself, so neither is there an objective then.
+//!
+//! In the listed order, `p{i}_t{t}` says the first `i` targets have been touched in order by
+//! time `t`: `p{i}_t{t} <= p{i-1}_t{t}` and `p{i}_t{t} <= p{i}_t{t-1} + (knights on target i
+//! at t)`, and the last one must hold at `T`.
+
+use super::{LinearModel, Relation, Sense};
+use crate::geometry::Square;
+use crate::puzzle::tour::{TourObjective, TourPuzzle, VisitOrder};
+
+/// The 0-1 linear model of `puzzle` with exactly `horizon` time steps.
+pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> LinearModel {
+    let board = &puzzle.board;
+    let knights = puzzle.knights.len();
+    let several = knights > 1;
+    let name = puzzle.name.as_deref().unwrap_or("tour");
+    let mut model = LinearModel {
+        title: format!(
+            "{name}: {} targets ({} order) by {knights} knight(s) on {}x{}, objective {}, horizon {horizon}",
+            puzzle.targets.len(),
+            puzzle.order.name(),
+            board.width(),
+            board.height(),
+            puzzle.objective
+        ),
+        ..LinearModel::default()
+    };
+    let distance: Vec<Vec<Option<usize>>> =
+        puzzle.knights.iter().map(|k| puzzle.distances_from(k.candidates())).collect();
+    // at[t][k][s]: knight k on square s after t steps, where it can be by then.
+    let mut at: Vec<Vec<Vec<Option<usize>>>> = Vec::new();
+    for t in 0..=horizon {
+        let layer = (0..knights)
+            .map(|k| {
+                (0..board.area())
+                    .map(|s| {
+                        let square = Square(s as u16);
+                        let near = distance[k][s].is_some_and(|d| d <= t) && puzzle.is_safe(square);
+                        near.then(|| model.variable(format!("at_k{}_{}_t{t}", k + 1, board.name(square))))
+                    })
+                    .collect()
+            })
+            .collect();
+        at.push(layer);
+    }
+    let ones = |vars: &mut dyn Iterator<Item = usize>| -> Vec<(i64, usize)> { vars.map(|v| (1, v)).collect() };
+    for (t, layer) in at.iter().enumerate() {
+        for (k, row) in layer.iter().enumerate() {
+            let label = if t == 0 { format!("start_k{}", k + 1) } else { format!("one_k{}_t{t}", k + 1) };
+            model.constrain(label, ones(&mut row.iter().flatten().copied()), Relation::Equal, 1);
+        }
+        if several {
+            for square in board.squares() {
+                let here = ones(&mut layer.iter().filter_map(|row| row[square.index()]));
+                if here.len() > 1 {
+                    model.constrain(format!("share_{}_t{t}", board.name(square)), here, Relation::AtMost, 1);
+                }
+            }
+        }
+    }
+    // Every square a knight stands on it stood on (waiting) or reached by a knight's move.
+    let moves: Vec<Vec<usize>> =
+        (0..board.area()).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.index()).collect()).collect();
+    for t in 1..=horizon {
+        for (k, (now_row, was_row)) in at[t].iter().zip(&at[t - 1]).enumerate() {
+            for square in board.squares() {
+                let s = square.index();
+                let Some(now) = now_row[s] else { continue };
+                let mut terms = vec![(1, now)];
+                terms.extend(moves[s].iter().filter_map(|&from| was_row[from]).map(|v| (-1, v)));
+                if several {
+                    terms.extend(was_row[s].map(|v| (-1, v)));
+                }
+                model.constrain(format!("reach_k{}_{}_t{t}", k + 1, board.name(square)), terms, Relation::AtMost, 0);
+            }
+        }
+    }
+    // moved[t-1][k]: knight k changed squares in step t.
+    let mut moved: Vec<Vec<usize>> = Vec::new();
+    if several {
+        for t in 1..=horizon {
+            let mut step = Vec::new();
+            for (k, (now_row, was_row)) in at[t].iter().zip(&at[t - 1]).enumerate() {
+                let m = model.variable(format!("moved_k{}_t{t}", k + 1));
+                for square in board.squares() {
+                    let s = square.index();
+                    let (was, now) = (was_row[s], now_row[s]);
+                    let at_name = format!("k{}_{}_t{t}", k + 1, board.name(square));
+                    if let Some(now) = now {
+                        // Arriving on a square it did not stand on is a move.
+                        let mut terms = vec![(1, m), (-1, now)];
+                        terms.extend(was.map(|v| (1, v)));
+                        model.constrain(format!("arrive_{at_name}"), terms, Relation::AtLeast, 0);
+                    }
+                    if let (Some(was), Some(now)) = (was, now) {
+                        // Staying on a square is no move.
+                        let terms = vec![(1, m), (1, was), (1, now)];
+                        model.constrain(format!("stay_{at_name}"), terms, Relation::AtMost, 2);
+                    }
+                }
+                step.push(m);
+            }
+            if !puzzle.objective.parallel() {
+                model.constrain(format!("one_move_t{t}"), ones(&mut step.iter().copied()), Relation::Equal, 1);
+            }
+            moved.push(step);
+        }
+    }
+    // Knights standing on target i at time t.
+    let on = |i: usize, t: usize| -> Vec<usize> {
+        let s = puzzle.targets[i].index();
+        at[t].iter().filter_map(|row| row[s]).collect()
+    };
+    match puzzle.order {
+        VisitOrder::Any => {
+            for (i, &target) in puzzle.targets.iter().enumerate() {
+                let all = ones(&mut (0..=horizon).flat_map(|t| on(i, t)));
+                model.constrain(format!("touch_{}", board.name(target)), all, Relation::AtLeast, 1);
+            }
+        }
+        VisitOrder::Listed => {
+            let p: Vec<Vec<usize>> = (0..=horizon)
+                .map(|t| (0..puzzle.targets.len()).map(|i| model.variable(format!("p{}_t{t}", i + 1))).collect())
+                .collect();
+            for t in 0..=horizon {
+                for i in 0..puzzle.targets.len() {
+                    if i > 0 {
+                        let terms = vec![(1, p[t][i]), (-1, p[t][i - 1])];
+                        model.constrain(format!("after_p{}_t{t}", i + 1), terms, Relation::AtMost, 0);
+                    }
+                    let mut terms = vec![(1, p[t][i])];
+                    if t > 0 {
+                        terms.push((-1, p[t - 1][i]));
+                    }
+                    terms.extend(on(i, t).into_iter().map(|v| (-1, v)));
+                    model.constrain(format!("touch_p{}_t{t}", i + 1), terms, Relation::AtMost, 0);
+                }
+            }
+            if let Some(&last) = p[horizon].last() {
+                model.constrain("all_touched", vec![(1, last)], Relation::Equal, 1);
+            }
+        }
+    }
+    if several && puzzle.objective == TourObjective::Steps {
+        model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
+    }
+    model
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::replay_tour;
+    use crate::geometry::Board;
+    use crate::linear::{satisfying, write_opb};
+    use crate::puzzle::tour::{Jump, KnightStart, Route};
+
+    fn puzzle(starts: &[&str], targets: &[&str], order: VisitOrder, objective: TourObjective) -> TourPuzzle {
+        let board = Board::new(3, 3).unwrap();
+        let sq = |n: &&str| board.parse_square(n).unwrap();
+        let knights = starts.iter().map(|s| KnightStart::At(sq(s))).collect();
+        let targets = Some(targets.iter().map(sq).collect());
+        TourPuzzle::new(None, board.clone(), Vec::new(), knights, targets, order, objective).unwrap()
+    }
+
+    /// A route of one-knight steps `(knight, from, to)`, or several jumps per step.
+    fn route(puzzle: &TourPuzzle, steps: &[&[(usize, &str, &str)]]) -> Route {
+        let sq = |n: &str| puzzle.board.parse_square(n).unwrap();
+        let starts = puzzle.knights.iter().map(|k| k.candidates()[0]).collect();
+        let steps = steps
+            .iter()
+            .map(|jumps| jumps.iter().map(|&(knight, from, to)| Jump { knight, from: sq(from), to: sq(to) }).collect())
+            .collect();
+        Route { starts, steps }
+    }
+
+    /// The values a legal route gives the model's variables, found by name.
+    fn assignment(model: &LinearModel, puzzle: &TourPuzzle, route: &Route) -> Vec<bool> {
+        let replay = replay_tour(puzzle, route).expect("a legal route");
+        let mut values = vec![false; model.variables.len()];
+        let mut set = |name: String| values[model.variables.iter().position(|v| *v == name).unwrap()] = true;
+        for (t, squares) in replay.positions.iter().enumerate() {
+            for (k, &s) in squares.iter().enumerate() {
+                set(format!("at_k{}_{}_t{t}", k + 1, puzzle.board.name(s)));
+                if t > 0 && replay.positions[t - 1][k] != s && puzzle.knights.len() > 1 {
+                    set(format!("moved_k{}_t{t}", k + 1));
+                }
+            }
+            for (i, &first) in replay.touched_at.iter().enumerate() {
+                if puzzle.order == VisitOrder::Listed && first <= t {
+                    set(format!("p{}_t{t}", i + 1));
+                }
+            }
+        }
+        values
+    }
+
+    #[test]
+    fn a_lone_knight_touches_b3_and_c1_in_two_jumps_and_not_in_one() {
+        let tour = puzzle(&["a1"], &["b3", "c1"], VisitOrder::Any, TourObjective::Moves);
+        let model = tour_model(&tour, 2);
+        assert!(model.objective.is_none());
+        let a1b3c1 = route(&tour, &[&[(0, "a1", "b3")], &[(0, "b3", "c1")]]);
+        let values = assignment(&model, &tour, &a1b3c1);
+        assert!(model.satisfied_by(&values));
+        assert_eq!(satisfying(&model), vec![values]);
+        assert!(satisfying(&tour_model(&tour, 1)).is_empty());
+    }
+
+    #[test]
+    fn the_listed_order_is_kept() {
+        let tour = puzzle(&["a1"], &["b3", "c1"], VisitOrder::Listed, TourObjective::Moves);
+        let model = tour_model(&tour, 2);
+        let a1b3c1 = route(&tour, &[&[(0, "a1", "b3")], &[(0, "b3", "c1")]]);
+        assert_eq!(satisfying(&model), vec![assignment(&model, &tour, &a1b3c1)]);
+        let reversed = puzzle(&["a1"], &["c1", "b3"], VisitOrder::Listed, TourObjective::Moves);
+        assert!(satisfying(&tour_model(&reversed, 2)).is_empty());
+        let back = route(&reversed, &[&[(0, "a1", "b3")], &[(0, "b3", "c1")], &[(0, "c1", "b3")]]);
+        let model = tour_model(&reversed, 3);
+        assert!(model.satisfied_by(&assignment(&model, &reversed, &back)));
+    }
+
+    #[test]
+    fn several_knights_move_one_at_a_time_or_together() {
+        let tour = puzzle(&["a1", "c3"], &["b3"], VisitOrder::Any, TourObjective::Moves);
+        let model = tour_model(&tour, 1);
+        let jump = route(&tour, &[&[(0, "a1", "b3")]]);
+        assert_eq!(satisfying(&model), vec![assignment(&model, &tour, &jump)]);
+        // Together: the second knight may also jump to a2 or b1 or wait; one move is best.
+        let tour = puzzle(&["a1", "c3"], &["b3"], VisitOrder::Any, TourObjective::Steps);
+        let model = tour_model(&tour, 1);
+        let all = satisfying(&model);
+        assert_eq!(all.len(), 3);
+        assert_eq!(all.iter().filter_map(|v| model.objective_value(v)).min(), Some(1));
+        let both = route(&tour, &[&[(0, "a1", "b3"), (1, "c3", "a2")]]);
+        assert!(model.satisfied_by(&assignment(&model, &tour, &both)));
+    }
+
+    #[test]
+    fn knights_never_share_a_square() {
+        // Knights on a1 and a3 can both jump to c2, but not in the same step.
+        let tour = puzzle(&["a1", "a3"], &["c2"], VisitOrder::Any, TourObjective::Steps);
+        let model = tour_model(&tour, 1);
+        let all = satisfying(&model);
+        // One knight jumps to c2, the other waits or jumps elsewhere.
+        assert_eq!(all.len(), 4);
+        for values in all {
+            let on_c2 = model.variables.iter().zip(&values).filter(|(n, &v)| v && n.contains("_c2_t1")).count();
+            assert_eq!(on_c2, 1);
+        }
+    }
+
+    #[test]
+    fn the_opb_form_parses() {
+        let tour = puzzle(&["a1", "c3"], &["b3", "a2"], VisitOrder::Listed, TourObjective::Steps);
+        let model = tour_model(&tour, 3);
+        let mut text = Vec::new();
+        write_opb(&model, &mut text).unwrap();
+        let instance: rustsat::instances::OptInstance =
+            rustsat::instances::OptInstance::from_opb(&mut text.as_slice(), Default::default()).unwrap();
+        assert_eq!(instance.constraints_ref().n_vars() as usize, model.variables.len());
+        assert!(instance.objective_ref().n_lits() > 0);
+    }
+}
