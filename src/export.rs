@@ -7,8 +7,8 @@
 //! breaking is left out of placements, so that every placement of the puzzle is a model.
 //!
 //! The same questions are also written as 0-1 linear models ([`linear_model`], OPB or LP): the
-//! placement's covering and conflict model with its objective, and, given `--bound`, the bound
-//! as one more constraint.
+//! placement's covering and conflict model with its objective (given `--bound`, the bound as
+//! one more constraint), and the time-indexed models of exchanges and tours at a horizon.
 
 use std::io::{self, Write};
 
@@ -17,7 +17,7 @@ use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions}
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
 use knights_sat_encodings::encode::AtMostOne;
-use knights_sat_encodings::linear::{placement_model, LinearModel, Relation, Sense};
+use knights_sat_encodings::linear::{exchange_model, placement_model, tour_model, LinearModel, Relation, Sense};
 use knights_sat_encodings::puzzle::Puzzle;
 use rustsat::instances::Cnf;
 use rustsat::types::{Clause, Lit};
@@ -140,8 +140,13 @@ pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<Linea
             }
             Ok(model)
         }
-        _ => Err(ExportError::Question(format!(
-            "the {} model is exported as DIMACS only; OPB and LP cover placements",
+        (Puzzle::Tour(p), Some(Question::Horizon(horizon))) => match p.obstruction() {
+            Some(reason) => Err(ExportError::Question(format!("the tour is infeasible: {reason}"))),
+            None => Ok(tour_model(p, horizon)),
+        },
+        (Puzzle::Exchange(p), Some(Question::Horizon(horizon))) => Ok(exchange_model(p, horizon)),
+        (Puzzle::Tour(_) | Puzzle::Exchange(_), _) => Err(ExportError::Question(format!(
+            "{} puzzles are modelled at a horizon: give `--horizon T`",
             puzzle.kind()
         ))),
     }

@@ -118,3 +118,30 @@ fn the_command_writes_opb_and_lp() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("give `--horizon T` or `--bound K`"), "{}", run.stderr);
 }
+
+/// Solves the OPB form of the time-indexed model of `file` at `horizon`, read back by RustSAT.
+fn opb_horizon_answer(file: &str, horizon: usize) -> Answer {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles").join(file);
+    let puzzle = puzzle::load(&path).unwrap();
+    let model = linear_model(&puzzle, Some(Question::Horizon(horizon))).unwrap();
+    let mut text = Vec::new();
+    write_opb(&model, &mut text).unwrap();
+    let options = rustsat::instances::fio::opb::Options::default();
+    let instance: SatInstance =
+        SatInstance::from_opb(&mut BufReader::new(text.as_slice()), options).expect("OPB parses");
+    let (cnf, _) = instance.into_cnf();
+    let mut solver = SolverKind::Varisat.create().unwrap();
+    for clause in cnf.iter() {
+        solver.add_clause(&clause[..]).unwrap();
+    }
+    solver.solve(&[]).unwrap()
+}
+
+#[test]
+fn the_time_indexed_linear_models_have_the_published_horizons() {
+    assert_eq!(opb_horizon_answer("guarini.toml", 16), Answer::Sat);
+    assert_eq!(opb_horizon_answer("guarini.toml", 15), Answer::Unsat);
+    assert_eq!(opb_horizon_answer("finegold.toml", 5), Answer::Unsat);
+    assert_eq!(opb_horizon_answer("two-knights-two-queens.toml", 10), Answer::Sat);
+    assert_eq!(opb_horizon_answer("two-knights-two-queens.toml", 9), Answer::Unsat);
+}
