@@ -294,3 +294,31 @@ fn tours_are_drawn_as_svg_on_request() {
     assert_eq!(document.descendants().filter(|n| n.attribute("class") == Some("piece")).count(), 12);
     std::fs::remove_file(&path).ok();
 }
+
+#[test]
+fn bench_runs_a_suite_and_writes_table_csv_and_chart() {
+    let out = std::env::temp_dir().join(format!("knights-sat-bench-{}", std::process::id()));
+    let run = knights_sat(&[
+        "bench",
+        "puzzles/bench/exchange-rooks-3x3.toml",
+        "--solvers",
+        "varisat",
+        "--timeout",
+        "30",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("| puzzles/bench/exchange-rooks-3x3.toml | varisat incremental | optimal | 8 | 8 |"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("varisat rebuilt | optimal | 8 |"), "{}", run.stdout);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "a header and two runs: {csv}");
+    let chart = std::fs::read_to_string(out.join("chart.svg")).unwrap();
+    let document = roxmltree::Document::parse(&chart).expect("the chart is XML");
+    assert_eq!(document.descendants().filter(|n| n.attribute("class") == Some("bar")).count(), 2);
+    std::fs::remove_dir_all(&out).ok();
+}

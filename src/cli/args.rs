@@ -24,6 +24,31 @@ pub enum Command {
     Solve(Box<SolveArgs>),
     /// Write the formula of one horizon or bound as DIMACS CNF, for any external SAT solver.
     Export(ExportArgs),
+    /// Solve a suite of puzzles with every backend and strategy; write a table and a chart.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// A directory of puzzle files, or one file.
+    #[arg(default_value = "puzzles/bench")]
+    pub suite: PathBuf,
+
+    /// Seconds per run.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
+    pub timeout: f64,
+
+    /// The SAT solvers to compare, comma-separated (default: every one built in).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub solvers: Vec<String>,
+
+    /// Also write results.md, results.csv and chart.svg into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// No progress display on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

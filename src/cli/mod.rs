@@ -4,6 +4,7 @@
 //! writes the formula of one question for external solvers.
 
 mod args;
+mod bench;
 mod error;
 mod export;
 mod inline;
@@ -24,5 +25,6 @@ pub fn run() -> Result<Exit, CliError> {
             solve::run(settings)
         }
         args::Command::Export(export) => export::run(export),
+        args::Command::Bench(bench) => bench::run(bench),
     }
 }

@@ -15,7 +15,7 @@ use crate::solver::SolverKind;
 
 pub use diagram::{board_diagram, piece_glyph, side_by_side};
 pub use json::json;
-pub use svg::{exchange_svg, placement_svg, tour_svg};
+pub use svg::{bench_chart, exchange_svg, placement_svg, tour_svg};
 pub use text::text;
 
 /// Everything an answer reports: the puzzle, how it was searched, and what was found.

@@ -4,9 +4,11 @@
 //! pattern as well as its own colour). Placements and exchanges: see [`placement_svg`] and
 //! [`exchange_svg`].
 
+mod chart;
 mod exchange;
 mod placement;
 
+pub use chart::bench_chart;
 pub use exchange::exchange_svg;
 pub use placement::placement_svg;
 

@@ -1,0 +1,73 @@
+//! `knights-sat bench`: runs the suite with progress on stderr, prints the Markdown table and
+//! writes the table, CSV and chart on request.
+
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use knights_sat::bench::{configurations, csv, markdown, run as run_one, suite_files, BenchRow};
+use knights_sat::encodings::puzzle;
+use knights_sat::render::bench_chart;
+use knights_sat::solver::SolverKind;
+
+use super::args::BenchArgs;
+use super::{CliError, Exit};
+
+/// Runs the suite and returns the exit code.
+pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {}", args.timeout)));
+    }
+    let solvers: Vec<SolverKind> = if args.solvers.is_empty() {
+        [SolverKind::Varisat, SolverKind::Cadical].into_iter().filter(|s| s.is_available()).collect()
+    } else {
+        let mut kinds = Vec::new();
+        for name in &args.solvers {
+            let kind: SolverKind = name.parse().map_err(CliError::Usage)?;
+            kind.create().map_err(|e| CliError::Usage(e.to_string()))?;
+            kinds.push(kind);
+        }
+        kinds
+    };
+    let files = suite_files(&args.suite)?;
+    if files.is_empty() {
+        return Err(CliError::Usage(format!("{}: no puzzle files (*.toml) in the suite", args.suite.display())));
+    }
+    let mut runs = Vec::new();
+    for file in &files {
+        let puzzle = puzzle::load(file)?;
+        for config in configurations(&puzzle, &solvers) {
+            runs.push((file.clone(), config));
+        }
+    }
+    let binary = std::env::current_exe()?;
+    let bar = ProgressBar::with_draw_target(Some(runs.len() as u64), ProgressDrawTarget::stderr());
+    if args.quiet {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} — {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let mut rows: Vec<BenchRow> = Vec::new();
+    for (file, config) in &runs {
+        bar.set_message(format!("{} ({})", file.display(), config.label));
+        rows.push(run_one(&binary, file, config, args.timeout));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let table = markdown(&rows, args.timeout);
+    print!("{table}");
+    if let Some(dir) = &args.out {
+        let write = |name: &str, text: String| {
+            let path = dir.join(name);
+            std::fs::write(&path, text)
+                .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))
+        };
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", dir.display()))))?;
+        write("results.md", table)?;
+        write("results.csv", csv(&rows))?;
+        write("chart.svg", bench_chart(&rows, args.timeout))?;
+    }
+    Ok(Exit::Solved)
+}

@@ -1,0 +1,110 @@
+//! The benchmark chart: per puzzle, one horizontal bar per configuration, seconds on a log
+//! scale up to the time limit; runs that proved nothing within the limit are hatched.
+
+use super::{escape, rect, shorten, text, STYLES};
+use crate::bench::BenchRow;
+
+/// The chart of `rows` (in suite order) with runs limited to `timeout` seconds.
+pub fn bench_chart(rows: &[BenchRow], timeout: f64) -> String {
+    let mut puzzles: Vec<&str> = Vec::new();
+    let mut configs: Vec<&str> = Vec::new();
+    for r in rows {
+        if !puzzles.contains(&r.puzzle.as_str()) {
+            puzzles.push(&r.puzzle);
+        }
+        if !configs.contains(&r.configuration.as_str()) {
+            configs.push(&r.configuration);
+        }
+    }
+    let (bar, gap, left, plot) = (14.0, 14.0, 230.0, 500.0);
+    let legend_rows = configs.len().div_ceil(3);
+    let top = 74.0 + 20.0 * legend_rows as f64;
+    // Each puzzle's group holds a bar for each configuration it was run with.
+    let runs = |puzzle: &str| rows.iter().filter(|r| r.puzzle == puzzle).count();
+    let groups: f64 = puzzles.iter().map(|p| runs(p) as f64 * bar + gap).sum();
+    let (width, height) = (left + plot + 200.0, top + groups + 60.0);
+    let (low, high) = (0.01f64.log10(), timeout.max(0.1).log10());
+    let x = |seconds: f64| left + plot * ((seconds.max(0.01).log10() - low) / (high - low)).clamp(0.0, 1.0);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+         viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"sans-serif\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n\
+         <defs><pattern id=\"open\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" \
+         patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#333\" \
+         stroke-width=\"1.5\"/></pattern></defs>\n"
+    );
+    svg += &text(12.0, 26.0, "font-size=\"18\" font-weight=\"bold\"", "knights-sat bench: seconds to prove optimality");
+    svg += &text(12.0, 46.0, "font-size=\"12\"", &format!("log scale; hatched: nothing proved within {timeout} s"));
+    for (c, config) in configs.iter().enumerate() {
+        let (lx, ly) = (12.0 + (c % 3) as f64 * 260.0, 58.0 + (c / 3) as f64 * 20.0);
+        svg += &rect(lx, ly, 14.0, 12.0, &format!("fill=\"{}\"", STYLES[c % STYLES.len()].0));
+        svg += &text(lx + 20.0, ly + 11.0, "font-size=\"12\"", config);
+    }
+    let bottom = top + groups;
+    let mut tick = 0.01;
+    while tick <= timeout * 1.0001 {
+        let tx = x(tick);
+        svg += &format!("<line x1=\"{tx:.1}\" y1=\"{top:.1}\" x2=\"{tx:.1}\" y2=\"{bottom:.1}\" stroke=\"#ddd\"/>\n");
+        svg += &text(tx, bottom + 16.0, "font-size=\"11\" text-anchor=\"middle\"", &format!("{tick}"));
+        tick *= 10.0;
+    }
+    svg += &text(left + plot / 2.0, bottom + 36.0, "font-size=\"12\" text-anchor=\"middle\"", "seconds");
+    let mut y0 = top;
+    for puzzle in &puzzles {
+        let group = runs(puzzle) as f64 * bar + gap;
+        let name = std::path::Path::new(puzzle).file_stem().map_or(puzzle.to_string(), |s| s.to_string_lossy().into());
+        svg += &text(12.0, y0 + group / 2.0, "font-size=\"12\"", &shorten(&name, 30));
+        let mut y = y0 + gap / 2.0;
+        for (c, config) in configs.iter().enumerate() {
+            let Some(row) = rows.iter().find(|r| r.puzzle == *puzzle && r.configuration == *config) else { continue };
+            let proved = row.status == "optimal" || row.status == "infeasible";
+            let colour = STYLES[c % STYLES.len()].0;
+            let (end, fill, label) = if proved {
+                (x(row.seconds), format!("fill=\"{colour}\""), format!("{config}: {:.2} s", row.seconds))
+            } else {
+                (x(timeout), format!("fill=\"url(#open)\" stroke=\"{colour}\""), format!("{config}: > {timeout} s"))
+            };
+            svg += &format!(
+                "<g class=\"bar\"><title>{}</title>",
+                escape(&format!("{name}, {config}: {} in {:.2} s", row.status, row.seconds))
+            );
+            svg += &rect(left, y + 1.0, (end - left).max(1.0), bar - 2.0, &fill);
+            svg += "</g>\n";
+            svg += &text(end + 4.0, y + bar - 3.0, "font-size=\"10\"", &label);
+            y += bar;
+        }
+        y0 += group;
+    }
+    svg + "</svg>\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(puzzle: &str, configuration: &str, status: &str, seconds: f64) -> BenchRow {
+        BenchRow {
+            puzzle: puzzle.into(),
+            configuration: configuration.into(),
+            status: status.into(),
+            value: None,
+            bound: None,
+            seconds,
+            variables: 0,
+            clauses: 0,
+        }
+    }
+
+    #[test]
+    fn one_bar_per_run() {
+        let rows = [
+            row("a.toml", "x", "optimal", 0.3),
+            row("a.toml", "y", "unknown", 20.0),
+            row("b.toml", "x", "optimal", 3.0),
+        ];
+        let svg = bench_chart(&rows, 20.0);
+        let document = roxmltree::Document::parse(&svg).expect("the chart is XML");
+        assert_eq!(document.descendants().filter(|n| n.attribute("class") == Some("bar")).count(), 3);
+        assert!(svg.contains("y: &gt; 20 s"));
+    }
+}
