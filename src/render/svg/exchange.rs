@@ -29,7 +29,10 @@ pub fn exchange_svg(puzzle: &ExchangePuzzle, moves: &[Move]) -> String {
     let gap = 18.0;
     let frame = (GRID_PX / columns as f64 - gap).min(200.0);
     let size = (frame / board.width().max(board.height()) as f64).floor();
-    let (cell_w, cell_h) = (size * board.width() as f64 + gap, size * board.height() as f64 + gap + 16.0);
+    // Room around each frame: its title above, rank numbers at the left, file letters below.
+    let (label_w, title_h, files_h) = (12.0, 16.0, 12.0);
+    let (cell_w, cell_h) =
+        (label_w + size * board.width() as f64 + gap, title_h + size * board.height() as f64 + files_h + gap);
     let (width, height) = ((12.0 + columns as f64 * cell_w).max(640.0), 70.0 + rows as f64 * cell_h);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
@@ -48,7 +51,7 @@ pub fn exchange_svg(puzzle: &ExchangePuzzle, moves: &[Move]) -> String {
         let (x, y) = (12.0 + (i % columns) as f64 * cell_w, 70.0 + (i / columns) as f64 * cell_h);
         let label = if i == 0 { "start".to_string() } else { format!("{i}. {}", moves[i - 1].notation(board)) };
         svg += &text(x, y + 12.0, "font-size=\"12\"", &label);
-        svg += &board_frame(puzzle, position, (x, y + 16.0), size);
+        svg += &board_frame(puzzle, position, (x + label_w, y + title_h), size);
     }
     svg + "</svg>\n"
 }
@@ -90,6 +93,16 @@ fn board_frame(puzzle: &ExchangePuzzle, position: &Position, origin: (f64, f64),
     }
     let (w, h) = (size * board.width() as f64, size * board.height() as f64);
     out += &rect(origin.0, origin.1, w, h, "fill=\"none\" stroke=\"#444\"");
+    let font = (size * 0.3).clamp(7.0, 10.0);
+    let attrs = format!("font-size=\"{font:.1}\" fill=\"#333\" text-anchor=\"middle\"");
+    for file in 0..board.width() {
+        let x = origin.0 + (file as f64 + 0.5) * size;
+        out += &text(x, origin.1 + h + font + 1.0, &attrs, &board.file_name(file));
+    }
+    for rank in 0..board.height() {
+        let y = origin.1 + ((board.height() - rank) as f64 - 0.5) * size + font * 0.35;
+        out += &text(origin.0 - 6.0, y, &attrs, &(rank + 1).to_string());
+    }
     out + "</g>\n"
 }
 
