@@ -13,11 +13,14 @@ pub struct Progress {
     bar: ProgressBar,
     /// The largest horizon refuted so far.
     refuted: std::cell::Cell<Option<usize>>,
+    /// What a horizon counts: `move` or `time step`.
+    unit: &'static str,
 }
 
 impl Progress {
-    /// A spinner on stderr if `wanted` and stderr is a terminal; otherwise a hidden one.
-    pub fn new(wanted: bool) -> Progress {
+    /// A spinner on stderr if `wanted` and stderr is a terminal; otherwise a hidden one. A
+    /// horizon counts `unit`s (`move`, or `time step` for tours that minimise time steps).
+    pub fn new(wanted: bool, unit: &'static str) -> Progress {
         let target = if wanted && std::io::stderr().is_terminal() {
             ProgressDrawTarget::stderr()
         } else {
@@ -29,7 +32,7 @@ impl Progress {
         bar.set_style(style);
         bar.set_message("encoding");
         bar.enable_steady_tick(Duration::from_millis(120));
-        Progress { bar, refuted: std::cell::Cell::new(None) }
+        Progress { bar, refuted: std::cell::Cell::new(None), unit }
     }
 
     /// Shows what the search is doing now.
@@ -37,10 +40,10 @@ impl Progress {
         match event {
             Event::Trying { horizon, query: Query::Goal } => {
                 let known = match self.refuted.get() {
-                    Some(h) => format!(" ({} proved impossible)", moves(h)),
+                    Some(h) => format!(" ({} proved impossible)", count(h, self.unit)),
                     None => String::new(),
                 };
-                self.bar.set_message(format!("trying {}{known}", moves(*horizon)));
+                self.bar.set_message(format!("trying {}{known}", count(*horizon, self.unit)));
             }
             Event::Trying { horizon, query: Query::Completeness } => {
                 self.bar
@@ -73,9 +76,14 @@ impl Progress {
 }
 
 fn moves(n: usize) -> String {
+    count(n, "move")
+}
+
+/// `1 move`, `2 moves`.
+fn count(n: usize, unit: &str) -> String {
     if n == 1 {
-        "1 move".to_string()
+        format!("1 {unit}")
     } else {
-        format!("{n} moves")
+        format!("{n} {unit}s")
     }
 }

@@ -10,6 +10,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use knights_sat::driver::{solve_exchange, solve_placement, solve_tour, Event, Knowledge, Outcome, Solution, Status};
+use knights_sat::encodings::puzzle::tour::TourObjective;
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::render::{self, Report};
 
@@ -70,7 +71,11 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             let _ = sender.send(Message::Finished(result));
         })?
     };
-    let progress = Progress::new(settings.progress && !settings.json);
+    let unit = match &settings.puzzle {
+        Puzzle::Tour(p) if p.objective == TourObjective::Steps => "time step",
+        _ => "move",
+    };
+    let progress = Progress::new(settings.progress && !settings.json, unit);
     let mut knowledge = match &settings.puzzle {
         Puzzle::Placement(p) if !p.goal.minimises() => Knowledge::maximising(),
         _ => Knowledge::minimising(),
