@@ -9,21 +9,42 @@ use std::path::Path;
 use common::knights_sat;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::linear::write_opb;
+use knights_sat::encodings::linear::LinearModel;
 use knights_sat::encodings::puzzle;
 use knights_sat::export::{formula, linear_model, write_dimacs, Question};
 use knights_sat::solver::{Answer, SolverKind};
-use rustsat::instances::SatInstance;
+use rustsat::instances::{Cnf, SatInstance};
 
 /// Exports `question` about the shipped `file`, parses the text back and solves it.
 fn answer(file: &str, question: Question) -> Answer {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles").join(file);
-    let puzzle = puzzle::load(&path).unwrap();
+    let puzzle = shipped(file);
     let formula = formula(&puzzle, question, AtMostOne::default()).unwrap();
     let mut text = Vec::new();
     write_dimacs(&formula, file, &mut text).unwrap();
     let instance: SatInstance = SatInstance::from_dimacs(&mut BufReader::new(text.as_slice())).expect("DIMACS parses");
     let (cnf, _) = instance.into_cnf();
     assert_eq!(cnf.len(), formula.cnf.len(), "every clause read back");
+    solve_cnf(&cnf)
+}
+
+/// The shipped puzzle `file`.
+fn shipped(file: &str) -> puzzle::Puzzle {
+    puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles").join(file)).unwrap()
+}
+
+/// Writes `model` as OPB, reads it back with RustSAT (which encodes the pseudo-Boolean
+/// constraints itself) and solves it from scratch.
+fn solve_opb(model: &LinearModel) -> Answer {
+    let mut text = Vec::new();
+    write_opb(model, &mut text).unwrap();
+    let options = rustsat::instances::fio::opb::Options::default();
+    let instance: SatInstance =
+        SatInstance::from_opb(&mut BufReader::new(text.as_slice()), options).expect("OPB parses");
+    solve_cnf(&instance.into_cnf().0)
+}
+
+/// Solves `cnf` from scratch with varisat.
+fn solve_cnf(cnf: &Cnf) -> Answer {
     let mut solver = SolverKind::Varisat.create().unwrap();
     for clause in cnf.iter() {
         solver.add_clause(&clause[..]).unwrap();
@@ -66,17 +87,7 @@ fn the_command_writes_dimacs_and_rejects_a_question_of_the_wrong_family() {
 /// project's CNF encoding.
 fn opb_answer(puzzle: &puzzle::Puzzle, bound: usize) -> Answer {
     let model = linear_model(puzzle, Some(Question::Bound(bound))).unwrap();
-    let mut text = Vec::new();
-    write_opb(&model, &mut text).unwrap();
-    let options = rustsat::instances::fio::opb::Options::default();
-    let instance: SatInstance =
-        SatInstance::from_opb(&mut BufReader::new(text.as_slice()), options).expect("OPB parses");
-    let (cnf, _) = instance.into_cnf();
-    let mut solver = SolverKind::Varisat.create().unwrap();
-    for clause in cnf.iter() {
-        solver.add_clause(&clause[..]).unwrap();
-    }
-    solver.solve(&[]).unwrap()
+    solve_opb(&model)
 }
 
 #[test]
@@ -121,20 +132,9 @@ fn the_command_writes_opb_and_lp() {
 
 /// Solves the OPB form of the time-indexed model of `file` at `horizon`, read back by RustSAT.
 fn opb_horizon_answer(file: &str, horizon: usize) -> Answer {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles").join(file);
-    let puzzle = puzzle::load(&path).unwrap();
+    let puzzle = shipped(file);
     let model = linear_model(&puzzle, Some(Question::Horizon(horizon))).unwrap();
-    let mut text = Vec::new();
-    write_opb(&model, &mut text).unwrap();
-    let options = rustsat::instances::fio::opb::Options::default();
-    let instance: SatInstance =
-        SatInstance::from_opb(&mut BufReader::new(text.as_slice()), options).expect("OPB parses");
-    let (cnf, _) = instance.into_cnf();
-    let mut solver = SolverKind::Varisat.create().unwrap();
-    for clause in cnf.iter() {
-        solver.add_clause(&clause[..]).unwrap();
-    }
-    solver.solve(&[]).unwrap()
+    solve_opb(&model)
 }
 
 #[test]
