@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod driver;
 pub mod export;
+pub mod mip;
 pub mod render;
 pub mod solver;
 

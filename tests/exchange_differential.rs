@@ -173,6 +173,35 @@ fn settings(i: usize) -> ExchangeSearch {
     }
 }
 
+/// Both MIP models of the puzzle agree with the breadth-first search (the time-indexed one only
+/// on feasible puzzles: it grows its horizon without a proof of infeasibility).
+#[cfg(feature = "mip")]
+fn mip_agrees(puzzle: &ExchangePuzzle, expected: Option<usize>, i: usize) {
+    use knights_sat::driver::{solve_mip, MipSearch};
+    use knights_sat::mip::Formulation;
+    let wrapped = knights_sat::encodings::puzzle::Puzzle::Exchange(puzzle.clone());
+    for formulation in Formulation::ALL {
+        if expected.is_none() && formulation == Formulation::TimeIndexed {
+            continue;
+        }
+        let search = MipSearch { formulation, max_horizon: 60 };
+        let outcome = solve_mip(&wrapped, &search, &mut |_| {}).expect("the MIP search runs");
+        let context = format!("instance {i}, MIP {formulation}:\n{puzzle:?}\noutcome {outcome:?}");
+        match expected {
+            Some(moves) => {
+                assert_eq!(
+                    (outcome.status, outcome.value, outcome.bound),
+                    (Status::Optimal, Some(moves), moves),
+                    "{context}"
+                );
+                let Some(Solution::Moves(solution)) = &outcome.solution else { panic!("moves: {context}") };
+                replay_exchange(puzzle, solution).unwrap_or_else(|e| panic!("{e}: {context}"));
+            }
+            None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
+        }
+    }
+}
+
 #[test]
 fn sat_optimum_equals_breadth_first_search() {
     let instances = from_env("KNIGHTS_SAT_INSTANCES", INSTANCES as u64) as usize;
@@ -207,6 +236,10 @@ fn sat_optimum_equals_breadth_first_search() {
             );
         }
         let context = || format!("instance {i} ({goal_kind:?}, {search:?}):\n{puzzle:?}\noutcome {outcome:?}");
+        #[cfg(feature = "mip")]
+        if i % 4 == 0 {
+            mip_agrees(&puzzle, expected, i);
+        }
         match expected {
             Some(moves) => {
                 feasible += 1;
