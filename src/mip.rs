@@ -66,7 +66,7 @@ mod highs_backend {
     use std::path::Path;
     use std::time::{Duration, Instant};
 
-    use highs::{HighsModelStatus, Model, RowProblem, Sense as HighsSense};
+    use highs::{HighsModelStatus, Model, RowProblem, Sense as HighsSense, SolvedModel};
     use knights_sat_encodings::linear::{LinearModel, Relation, Sense};
 
     use crate::solver::SolverError;
@@ -115,6 +115,29 @@ mod highs_backend {
             let objective = values.as_ref().and_then(|v| model.objective_value(v));
             return Ok(MipAnswer { status, values, objective, nodes: Some(0), seconds: clock.elapsed().as_secs_f64() });
         }
+        // HiGHS's presolve now and then ends in a solve error on these models (seen: a two-knight
+        // tour whose presolved solution broke a row); such a model is solved again without it.
+        let solved = match attempt(model, time_limit, true) {
+            Ok(solved) => solved,
+            Err(_) => attempt(model, time_limit, false)?,
+        };
+        let status = status(solved.status());
+        let has_solution = matches!(status, MipStatus::Optimal | MipStatus::TimeLimit)
+            && solved.primal_solution_status() == highs::HighsSolutionStatus::Feasible;
+        let values: Option<Vec<bool>> =
+            has_solution.then(|| solved.get_solution().columns().iter().map(|&x| x > 0.5).collect());
+        let objective = values.as_ref().and_then(|v| model.objective_value(v));
+        let mut nodes: i64 = -1;
+        // SAFETY: HiGHS's own pointer, alive with `solved`; the name is NUL-terminated and the
+        // value an int64 as HiGHS declares `mip_node_count`.
+        let read =
+            unsafe { highs_sys::Highs_getInt64InfoValue(solved.as_ptr(), c"mip_node_count".as_ptr(), &mut nodes) };
+        let nodes = (read != highs_sys::STATUS_ERROR).then_some(nodes).and_then(|n| u64::try_from(n).ok());
+        Ok(MipAnswer { status, values, objective, nodes, seconds: clock.elapsed().as_secs_f64() })
+    }
+
+    /// One HiGHS run on `model`, with or without presolve.
+    fn attempt(model: &LinearModel, time_limit: Option<Duration>, presolve: bool) -> Result<SolvedModel, SolverError> {
         let mut problem = RowProblem::default();
         let mut cost = vec![0.0; model.variables.len()];
         let sense = match &model.objective {
@@ -139,20 +162,10 @@ mod highs_backend {
         let sense = if sense == Sense::Maximise { HighsSense::Maximise } else { HighsSense::Minimise };
         let mut highs = problem.try_optimise(sense).map_err(|e| failed(format!("the model was refused: {e:?}")))?;
         run(&mut highs, time_limit)?;
-        let solved = highs.try_solve().map_err(|e| failed(format!("the solve failed: {e:?}")))?;
-        let status = status(solved.status());
-        let has_solution = matches!(status, MipStatus::Optimal | MipStatus::TimeLimit)
-            && solved.primal_solution_status() == highs::HighsSolutionStatus::Feasible;
-        let values: Option<Vec<bool>> =
-            has_solution.then(|| solved.get_solution().columns().iter().map(|&x| x > 0.5).collect());
-        let objective = values.as_ref().and_then(|v| model.objective_value(v));
-        let mut nodes: i64 = -1;
-        // SAFETY: HiGHS's own pointer, alive with `solved`; the name is NUL-terminated and the
-        // value an int64 as HiGHS declares `mip_node_count`.
-        let read =
-            unsafe { highs_sys::Highs_getInt64InfoValue(solved.as_ptr(), c"mip_node_count".as_ptr(), &mut nodes) };
-        let nodes = (read != highs_sys::STATUS_ERROR).then_some(nodes).and_then(|n| u64::try_from(n).ok());
-        Ok(MipAnswer { status, values, objective, nodes, seconds: clock.elapsed().as_secs_f64() })
+        if !presolve {
+            highs.try_set_option("presolve", "off").map_err(|e| failed(format!("presolve: {e:?}")))?;
+        }
+        highs.try_solve().map_err(|e| failed(format!("the solve failed: {e:?}")))
     }
 
     /// Reads an LP (or MPS) file into HiGHS and solves it: the status and the optimal objective

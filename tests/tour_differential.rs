@@ -40,7 +40,7 @@ fn agree(puzzle: &TourPuzzle, truth: Option<TourOptimum>, i: usize) {
         use knights_sat::driver::{solve_mip, MipSearch};
         let search = MipSearch { max_horizon: 60, ..MipSearch::default() };
         let wrapped = knights_sat::encodings::puzzle::Puzzle::Tour(puzzle.clone());
-        let outcome = solve_mip(&wrapped, &search, &mut |_| {}).expect("the MIP search runs");
+        let outcome = solve_mip(&wrapped, &search, &mut |_| {}).unwrap_or_else(|e| panic!("{e}: {puzzle:?}"));
         check(puzzle, truth, &outcome, &format!("MIP, puzzle {i}: {puzzle:?}"));
     }
 }
