@@ -8,6 +8,30 @@ use crate::bench::BenchRow;
 /// The most puzzles drawn as grouped bars; a larger suite gets a cactus plot.
 const MOST_BARRED: usize = 12;
 
+/// Shades of one hue per solver (the first word of a configuration's label), dark to light.
+const SHADES: [[&str; 4]; 4] = [
+    ["#08306b", "#2171b5", "#6baed6", "#9ecae1"],
+    ["#7f2704", "#d94801", "#fd8d3c", "#fdae6b"],
+    ["#00441b", "#238b45", "#74c476", "#a1d99b"],
+    ["#3f007d", "#6a51a3", "#9e9ac8", "#bcbddc"],
+];
+
+/// The colour of configuration `c`: its solver's hue, and a shade for its place among that
+/// solver's configurations, so that bars of one solver look alike in the chart and its legend.
+fn bar_colour(configs: &[&str], c: usize) -> &'static str {
+    let solver = |label: &str| label.split(' ').next().unwrap_or("").to_string();
+    let mut solvers: Vec<String> = Vec::new();
+    for label in configs {
+        if !solvers.contains(&solver(label)) {
+            solvers.push(solver(label));
+        }
+    }
+    let mine = solver(configs[c]);
+    let hue = solvers.iter().position(|s| *s == mine).unwrap_or(0) % SHADES.len();
+    let shade = configs[..c].iter().filter(|l| solver(l) == mine).count() % SHADES[hue].len();
+    SHADES[hue][shade]
+}
+
 /// The chart of `rows` (in suite order) with runs limited to `timeout` seconds.
 pub fn bench_chart(rows: &[BenchRow], timeout: f64) -> String {
     let mut puzzles: Vec<&str> = Vec::new();
@@ -44,7 +68,7 @@ pub fn bench_chart(rows: &[BenchRow], timeout: f64) -> String {
     svg += &text(12.0, 46.0, "font-size=\"12\"", &format!("log scale; hatched: nothing proved within {timeout} s"));
     for (c, config) in configs.iter().enumerate() {
         let (lx, ly) = (12.0 + (c % 3) as f64 * 260.0, 58.0 + (c / 3) as f64 * 20.0);
-        svg += &rect(lx, ly, 14.0, 12.0, &format!("fill=\"{}\"", STYLES[c % STYLES.len()].0));
+        svg += &rect(lx, ly, 14.0, 12.0, &format!("fill=\"{}\"", bar_colour(&configs, c)));
         svg += &text(lx + 20.0, ly + 11.0, "font-size=\"12\"", config);
     }
     let bottom = top + groups;
@@ -64,7 +88,7 @@ pub fn bench_chart(rows: &[BenchRow], timeout: f64) -> String {
         let mut y = y0 + gap / 2.0;
         for (c, config) in configs.iter().enumerate() {
             let Some(row) = rows.iter().find(|r| r.puzzle == *puzzle && r.configuration == *config) else { continue };
-            let colour = STYLES[c % STYLES.len()].0;
+            let colour = bar_colour(&configs, c);
             let (end, fill, label) = if proved(row) {
                 (x(row.seconds), format!("fill=\"{colour}\""), format!("{config}: {:.2} s", row.seconds))
             } else {
@@ -113,7 +137,7 @@ fn cactus(rows: &[BenchRow], configs: &[&str], timeout: f64) -> String {
     );
     for (c, config) in configs.iter().enumerate() {
         let (lx, ly) = (12.0 + (c % 3) as f64 * 260.0, 58.0 + (c / 3) as f64 * 20.0);
-        svg += &rect(lx, ly, 14.0, 12.0, &format!("fill=\"{}\"", STYLES[c % STYLES.len()].0));
+        svg += &rect(lx, ly, 14.0, 12.0, &format!("fill=\"{}\"", bar_colour(&configs, c)));
         svg += &text(lx + 20.0, ly + 11.0, "font-size=\"12\"", config);
     }
     let mut tick = 0.01;
