@@ -19,11 +19,10 @@ fn domination(n: usize) -> Puzzle {
     parse(&format!("kind = \"domination\"\nboard = \"{n}x{n}\"\npieces = \"N\"\n"))
 }
 
-/// A knight from the corner touching every square a queen in the middle leaves safe.
-fn tour(n: usize) -> Puzzle {
-    let file = (b'a' + (n / 2) as u8) as char;
-    let rank = n / 2 + 1;
-    parse(&format!("kind = \"tour\"\nboard = \"{n}x{n}\"\nattackers = [\"Q{file}{rank}\"]\nknights = [\"a1\"]\n"))
+/// A knight from a1 touching every square of an `n`x`n` board, with a queen on d5 when asked.
+fn tour(n: usize, queen: bool) -> Puzzle {
+    let attackers = if queen { "[\"Qd5\"]" } else { "[]" };
+    parse(&format!("kind = \"tour\"\nboard = \"{n}x{n}\"\nattackers = {attackers}\nknights = [\"a1\"]\n"))
 }
 
 /// Guarini's knights on 3x3.
@@ -40,9 +39,10 @@ fn cases() -> Vec<(String, Puzzle, Question)> {
     for n in [8, 12, 16, 24, 32] {
         cases.push((format!("domination {n}x{n}, bound {}", n * n / 5), domination(n), Question::Bound(n * n / 5)));
     }
-    for (n, horizon) in [(6, 20), (8, 30), (8, 46), (10, 60)] {
-        cases.push((format!("tour {n}x{n}, horizon {horizon}"), tour(n), Question::Horizon(horizon)));
+    for (n, horizon) in [(6, 35), (8, 63), (10, 99)] {
+        cases.push((format!("tour {n}x{n}, horizon {horizon}"), tour(n, false), Question::Horizon(horizon)));
     }
+    cases.push(("tour 8x8 around Qd5, horizon 46".into(), tour(8, true), Question::Horizon(46)));
     for horizon in [8, 16, 32] {
         cases.push((format!("guarini, horizon {horizon}"), guarini(), Question::Horizon(horizon)));
     }
