@@ -1,0 +1,150 @@
+//! The certified optimisation of a 0-1 linear model, given a solution believed optimal:
+//!
+//! 1. `soli`: the solution is logged; VeriPB checks it against every row and records its
+//!    objective value `v`, and adds the objective-improving constraint `objective <= v - 1`;
+//! 2. the model's rows become clauses ([`super::derive`]), and the improving constraint becomes
+//!    clauses through RustSAT's certified totalizer, derived from it in the proof;
+//! 3. varisat refutes these clauses, and its DRAT lemmas become `rup` steps
+//!    ([`super::drat`]), ending with the empty clause;
+//! 4. `conclusion BOUNDS v v`: no solution is better than `v`, and one has `v`.
+//!
+//! The SAT variables are the model's variables (`x{i+1}` is variable `i`); the totalizer's
+//! auxiliary variables come after them, introduced in the proof by their definitions.
+
+use std::io::Write;
+use std::time::Instant;
+
+use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
+use rustsat::encodings::card::cert::{BoundLower, BoundUpper};
+use rustsat::encodings::card::Totalizer;
+use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::constraints::CardConstraint;
+use rustsat::types::{Clause, Lit, Var};
+
+use super::derive::{self, Clauses};
+use super::drat;
+use super::CertifyError;
+use crate::encodings::linear::{LinearModel, Relation, Sense};
+
+/// Figures of one certified proof.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProofFigures {
+    /// The objective value proved optimal, as OPB states it (a maximised objective negated).
+    pub opb_value: i64,
+    /// Rows of the model.
+    pub rows: usize,
+    /// Clauses given to the SAT solver.
+    pub clauses: usize,
+    /// Variables, the totalizers' included.
+    pub variables: u32,
+    /// Lemmas of the refutation.
+    pub lemmas: usize,
+    /// Seconds in the SAT solver.
+    pub solve_seconds: f64,
+    /// Seconds for everything.
+    pub seconds: f64,
+}
+
+/// The objective as OPB minimises it: a maximised objective negated.
+pub fn opb_objective(model: &LinearModel) -> Result<Vec<(i64, usize)>, CertifyError> {
+    let (sense, terms) =
+        model.objective.as_ref().ok_or_else(|| CertifyError::Internal("the model has no objective".into()))?;
+    let sign = if *sense == Sense::Maximise { -1 } else { 1 };
+    Ok(terms.iter().map(|&(c, v)| (sign * c, v)).collect())
+}
+
+/// Writes the proof that `solution` is optimal for `model` into `writer`.
+pub fn prove_optimal<W: Write>(
+    model: &LinearModel,
+    solution: &[bool],
+    writer: W,
+) -> Result<ProofFigures, CertifyError> {
+    let started = Instant::now();
+    if solution.len() != model.variables.len() || !model.satisfied_by(solution) {
+        return Err(CertifyError::Internal("the solution does not satisfy the model".into()));
+    }
+    let objective = opb_objective(model)?;
+    let value: i64 = objective.iter().filter(|t| solution[t.1]).map(|t| t.0).sum();
+    let rows: usize = model.constraints.iter().map(derive::row_count).sum();
+    let mut proof = Proof::new(writer, rows, true)?;
+    proof.comment(&format!("{}", model.title))?;
+    proof.comment(&format!("the solution below has objective value {value}"))?;
+    let improving = proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
+
+    let n = u32::try_from(model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
+    let mut vars = BasicVarManager::from_next_free(Var::new(n));
+    let mut clauses = Clauses::default();
+    proof.comment(&"the objective-improving constraint as clauses (certified totalizer)")?;
+    let contradiction = match derive::cardinality(&objective, Relation::AtMost, value - 1) {
+        Some((lits, k)) if k > lits.len() as i64 => true,
+        Some((lits, k)) => {
+            encode_at_least(lits, k, improving, &mut clauses, &mut vars, &mut proof)?;
+            false
+        }
+        None => {
+            return Err(CertifyError::Unsupported(
+                "the objective has weights other than 1; only unit weights are certified".into(),
+            ))
+        }
+    };
+    proof.comment(&"the model's rows as clauses")?;
+    let mut id = 1;
+    for row in &model.constraints {
+        derive::derive_row(row, id, &mut clauses, &mut vars, &mut proof)?;
+        id += derive::row_count(row);
+    }
+    let formula: Vec<Clause> = clauses.clauses.into_iter().map(|(c, _)| c).collect();
+    let mut figures = ProofFigures {
+        opb_value: value,
+        rows,
+        clauses: formula.len(),
+        variables: vars.n_used(),
+        ..ProofFigures::default()
+    };
+    let empty = if contradiction {
+        proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(improving)])?
+    } else {
+        proof.comment(&"the refutation by varisat: every learned clause by reverse unit propagation")?;
+        let (empty, refutation) = drat::refute(&formula, &mut proof)?;
+        figures.lemmas = refutation.lemmas;
+        figures.solve_seconds = refutation.seconds;
+        empty
+    };
+    let range = isize::try_from(value).map_err(|_| CertifyError::Internal("value out of range".into()))?;
+    let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
+    let mut writer = proof.conclude(OutputGuarantee::None, &conclusion)?;
+    writer.flush()?;
+    figures.seconds = started.elapsed().as_secs_f64();
+    Ok(figures)
+}
+
+/// Encodes `sum of lits >= k` (the constraint numbered `id`) with the certified totalizer,
+/// counting whichever side is smaller: the literals up to `k`, or their negations up to
+/// `n - k`.
+pub fn encode_at_least<W: Write>(
+    lits: Vec<Lit>,
+    k: i64,
+    id: AbsConstraintId,
+    out: &mut Clauses,
+    vars: &mut dyn ManageVars,
+    proof: &mut Proof<W>,
+) -> Result<(), CertifyError> {
+    let n = lits.len() as i64;
+    let encoded = if k <= n - k {
+        match CardConstraint::new_lb(lits, k as usize) {
+            CardConstraint::Lb(c) => {
+                Totalizer::encode_lb_constr_cert((c, id), out, vars, proof).map_err(|e| e.to_string())
+            }
+            _ => Err("not a lower bound".into()),
+        }
+    } else {
+        let negated: Vec<Lit> = lits.into_iter().map(|l| !l).collect();
+        match CardConstraint::new_ub(negated, (n - k) as usize) {
+            CardConstraint::Ub(c) => {
+                Totalizer::encode_ub_constr_cert((c, id), out, vars, proof).map_err(|e| e.to_string())
+            }
+            _ => Err("not an upper bound".into()),
+        }
+    };
+    encoded.map_err(|e| CertifyError::Internal(format!("certified totalizer: {e}")))
+}
