@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use super::{certified_model, checker, opb_value, prove, solution, CertifyError};
+use super::{certified_model, checker, opb_value, prove, solution, CertifyError, ColourArgument};
 use crate::driver::Solution;
 use crate::encodings::check::{check_placement, replay_exchange, replay_tour};
 use crate::encodings::linear::{write_opb, LinearModel};
@@ -40,7 +40,7 @@ pub fn certify(
     value: usize,
     dir: &Path,
 ) -> Result<Certificate, CertifyError> {
-    let (model, assignment) = model_and_assignment(puzzle, solution, value)?;
+    let (model, assignment, colour) = model_and_assignment(puzzle, solution, value)?;
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(FILES[0]), puzzle_text)?;
     let mut opb = Vec::new();
@@ -48,7 +48,8 @@ pub fn certify(
     std::fs::write(dir.join(FILES[1]), opb)?;
     std::fs::write(dir.join(FILES[2]), solution::write_solution(puzzle, solution, value))?;
     let path = dir.join(FILES[3]);
-    let figures = prove::prove_optimal(&model, &assignment, BufWriter::new(std::fs::File::create(&path)?))?;
+    let figures =
+        prove::prove_optimal(&model, &assignment, colour.as_ref(), BufWriter::new(std::fs::File::create(&path)?))?;
     let proof_bytes = std::fs::metadata(&path)?.len();
     let proof_lines = std::fs::read(&path)?.iter().filter(|&&b| b == b'\n').count();
     Ok(Certificate {
@@ -61,12 +62,13 @@ pub fn certify(
     })
 }
 
-/// The certified model of `puzzle` at `value` and the values `solution` gives its variables.
+/// The certified model of `puzzle` at `value`, the values `solution` gives its variables, and
+/// for a lone knight's tour the colour argument.
 fn model_and_assignment(
     puzzle: &Puzzle,
     solution: &Solution,
     value: usize,
-) -> Result<(LinearModel, Vec<bool>), CertifyError> {
+) -> Result<(LinearModel, Vec<bool>, Option<ColourArgument>), CertifyError> {
     match (puzzle, solution) {
         (Puzzle::Placement(p), Solution::Placement(pieces)) => {
             let model = certified_model(puzzle, value)?;
@@ -79,17 +81,18 @@ fn model_and_assignment(
                     index.get(name.as_str()).ok_or_else(|| CertifyError::Internal(format!("no variable {name}")))?;
                 values[*var] = true;
             }
-            Ok((model, values))
+            Ok((model, values, None))
         }
         (Puzzle::Exchange(p), Solution::Moves(moves)) => {
             let cap = super::exchange_cap_model(p, value);
             let values = cap.assignment(p, moves)?;
-            Ok((cap.model, values))
+            Ok((cap.model, values, None))
         }
         (Puzzle::Tour(p), Solution::Route(route)) => {
             let cap = super::tour_cap_model(p, value)?;
             let values = cap.assignment(p, route)?;
-            Ok((cap.model, values))
+            let colour = cap.colour_argument(p);
+            Ok((cap.model, values, colour))
         }
         _ => Err(CertifyError::Internal("the solution is not of the puzzle's family".into())),
     }

@@ -50,14 +50,18 @@ pub fn refute<W: Write>(
             "the certified formula has a better solution than the one found: no proof of optimality".into(),
         ));
     }
-    let lemmas = log_drat(&drat, proof)?;
-    let empty = proof.reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())?;
+    let (lemmas, empty) = log_drat(&drat, proof)?;
+    let empty = match empty {
+        Some(id) => id,
+        None => proof.reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())?,
+    };
     Ok((empty, Refutation { lemmas, seconds }))
 }
 
 /// Writes the added clauses of a textual DRAT proof as `rup` steps and deletes lemmas that the
-/// solver deleted; returns how many were added.
-fn log_drat<W: Write>(drat: &[u8], proof: &mut Proof<W>) -> Result<usize, CertifyError> {
+/// solver deleted; returns how many were added, and the number of the empty clause if the
+/// solver derived it.
+fn log_drat<W: Write>(drat: &[u8], proof: &mut Proof<W>) -> Result<(usize, Option<AbsConstraintId>), CertifyError> {
     let text = std::str::from_utf8(drat).map_err(|_| CertifyError::Internal("varisat's DRAT is not text".into()))?;
     let mut lemmas: HashMap<Vec<i64>, Vec<AbsConstraintId>> = HashMap::new();
     let mut added = 0;
@@ -95,8 +99,11 @@ fn log_drat<W: Write>(drat: &[u8], proof: &mut Proof<W>) -> Result<usize, Certif
             })
             .collect();
         let id = proof.reverse_unit_prop(&clause, std::iter::empty::<ConstraintId>())?;
-        lemmas.entry(key).or_default().push(id);
         added += 1;
+        if key.is_empty() {
+            return Ok((added, Some(id)));
+        }
+        lemmas.entry(key).or_default().push(id);
     }
-    Ok(added)
+    Ok((added, None))
 }

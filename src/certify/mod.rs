@@ -15,6 +15,7 @@
 //! clause.
 
 mod checker;
+mod colour;
 mod derive;
 mod directory;
 mod drat;
@@ -24,6 +25,7 @@ mod solution;
 mod tour_model;
 
 pub use checker::{check, Bounds};
+pub use colour::ColourArgument;
 pub use directory::{certify, verify, Certificate, Check, Part, Verification, VerifyError, FILES};
 pub use exchange_model::{exchange_cap_model, ExchangeCap};
 pub use prove::{prove_optimal, ProofFigures};

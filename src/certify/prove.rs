@@ -21,6 +21,7 @@ use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::CardConstraint;
 use rustsat::types::{Clause, Lit, Var};
 
+use super::colour::ColourArgument;
 use super::derive::{self, Clauses};
 use super::drat;
 use super::CertifyError;
@@ -53,10 +54,12 @@ pub fn opb_objective(model: &LinearModel) -> Result<Vec<(i64, usize)>, CertifyEr
     Ok(terms.iter().map(|&(c, v)| (sign * c, v)).collect())
 }
 
-/// Writes the proof that `solution` is optimal for `model` into `writer`.
+/// Writes the proof that `solution` is optimal for `model` into `writer`; `colour`, for a
+/// lone knight's tour, adds the colour argument before the search.
 pub fn prove_optimal<W: Write>(
     model: &LinearModel,
     solution: &[bool],
+    colour: Option<&ColourArgument>,
     writer: W,
 ) -> Result<ProofFigures, CertifyError> {
     let started = Instant::now();
@@ -89,11 +92,17 @@ pub fn prove_optimal<W: Write>(
     };
     proof.comment(&"the model's rows as clauses")?;
     let mut id = 1;
+    let mut row_ids = Vec::with_capacity(model.constraints.len());
     for row in &model.constraints {
         derive::derive_row(row, id, &mut clauses, &mut vars, &mut proof)?;
+        row_ids.push(id);
         id += derive::row_count(row);
     }
-    let formula: Vec<Clause> = clauses.clauses.into_iter().map(|(c, _)| c).collect();
+    let mut formula: Vec<Clause> = clauses.clauses.into_iter().map(|(c, _)| c).collect();
+    let decided = match colour {
+        Some(argument) if !contradiction => super::colour::derive(argument, &row_ids, &mut proof, &mut formula)?,
+        _ => None,
+    };
     let mut figures = ProofFigures {
         opb_value: value,
         rows,
@@ -103,6 +112,8 @@ pub fn prove_optimal<W: Write>(
     };
     let empty = if contradiction {
         proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(improving)])?
+    } else if let Some(empty) = decided {
+        empty
     } else {
         proof.comment(&"the refutation by varisat: every learned clause by reverse unit propagation")?;
         let (empty, refutation) = drat::refute(&formula, &mut proof)?;

@@ -11,6 +11,7 @@
 //! targets are touched (in the listed order, through `p{i}_t{t}`: the first `i` targets
 //! touched in order by time `t`).
 
+use super::colour::ColourArgument;
 use super::CertifyError;
 use crate::encodings::check::replay_tour;
 use crate::encodings::geometry::Square;
@@ -27,6 +28,8 @@ pub struct TourCap {
     moved: Vec<Vec<usize>>,
     /// p[t][i]: the first i + 1 targets touched in order by time t (listed order only).
     p: Vec<Vec<usize>>,
+    /// one_rows[t]: the row "knight 1 on one square after step t".
+    one_rows: Vec<usize>,
 }
 
 /// The model of `puzzle` with at most `cap` moves; only for the `moves` objective.
@@ -53,6 +56,7 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourCap, Certif
     let distance: Vec<Vec<Option<usize>>> =
         puzzle.knights.iter().map(|k| puzzle.distances_from(k.candidates())).collect();
     let mut at: Vec<Vec<Vec<Option<usize>>>> = Vec::new();
+    let mut one_rows = Vec::new();
     for t in 0..=cap {
         let layer = (0..knights)
             .map(|k| {
@@ -71,6 +75,9 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourCap, Certif
     for (t, layer) in at.iter().enumerate() {
         for (k, row) in layer.iter().enumerate() {
             let label = if t == 0 { format!("start_k{}", k + 1) } else { format!("one_k{}_t{t}", k + 1) };
+            if k == 0 {
+                one_rows.push(model.constraints.len());
+            }
             model.constrain(label, ones(&mut row.iter().flatten().copied()), Relation::Equal, 1);
         }
         if knights > 1 {
@@ -160,10 +167,29 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourCap, Certif
         }
     }
     model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
-    Ok(TourCap { model, at, moved, p })
+    Ok(TourCap { model, at, moved, p, one_rows })
 }
 
 impl TourCap {
+    /// The colour argument ([`super::colour`]) for a lone knight with one starting square
+    /// touching its targets in any order; `None` for other tours.
+    pub fn colour_argument(&self, puzzle: &TourPuzzle) -> Option<ColourArgument> {
+        let [knight] = puzzle.knights.as_slice() else { return None };
+        let [start] = knight.candidates() else { return None };
+        if puzzle.order != VisitOrder::Any {
+            return None;
+        }
+        let board = &puzzle.board;
+        let colour = |s: Square| (board.file(s) + board.rank(s)) % 2;
+        Some(ColourArgument {
+            at: self.at.iter().map(|layer| layer[0].clone()).collect(),
+            moved: self.moved.iter().map(|step| step[0]).collect(),
+            even: (0..board.area()).map(|s| colour(Square(s as u16)) == colour(*start)).collect(),
+            targets: puzzle.targets.iter().filter(|&t| t != start).map(|t| t.index()).collect(),
+            one_rows: self.one_rows.clone(),
+        })
+    }
+
     /// The values a legal route of at most `cap` moves, one jump per step, gives the variables.
     pub fn assignment(&self, puzzle: &TourPuzzle, route: &Route) -> Result<Vec<bool>, CertifyError> {
         let cap = self.moved.len();
