@@ -95,6 +95,23 @@ fn a_tour_is_certified() {
 }
 
 #[test]
+fn the_queen_d5_tour_is_certified_by_the_colour_argument() {
+    let dir = certify("puzzles/queen-d5-tour.toml", "queen-d5");
+    assert_verified(&dir, "46", "46 <= obj <= 46");
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    assert!(proof.contains("the colour argument"));
+}
+
+#[test]
+fn a_tour_in_a_listed_order_is_certified() {
+    let text = "kind = \"tour\"\nboard = \"5x5\"\nknights = [\"a1\"]\norder = \"listed\"\n\
+                targets = [\"a1\", \"e5\", \"a5\", \"e1\", \"c3\"]\n";
+    let path = puzzle_file("certify-listed.toml", text);
+    let dir = certify(path.to_str().unwrap(), "listed");
+    assert_verified(&dir, "14", "14 <= obj <= 14");
+}
+
+#[test]
 fn tampering_with_any_part_is_caught_and_named() {
     let path = puzzle_file("certify-domination-5x5.toml", DOMINATION_5X5);
     let good = certify(path.to_str().unwrap(), "tamper");
@@ -102,7 +119,7 @@ fn tampering_with_any_part_is_caught_and_named() {
 
     // b: a bound changed in model.opb (a cover row asks for two attackers).
     let dir = copy(&good, "tamper-model");
-    edit(&dir, "model.opb", |t| t.replacen(">= 1 ;", ">= 2 ;", 1));
+    edit(&dir, "model.opb", |t| t.replacen(">= 1;", ">= 2;", 1));
     let run = verify(&dir);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.contains("FAIL b. model: model.opb differs from the generated model at line"), "{}", run.stdout);

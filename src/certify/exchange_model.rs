@@ -138,12 +138,12 @@ pub fn exchange_cap_model(puzzle: &ExchangePuzzle, cap: usize) -> ExchangeCap {
                 1,
             );
         }
-        for g in 0..groups.len() {
+        for (g, label) in labels.iter().enumerate() {
             for s in board.squares().filter(|&s| !board.is_removed(s)) {
                 let (now, was) = (at(t, g, s), at(t - 1, g, s));
                 let into: Vec<usize> = moves.iter().filter(|m| m.group == g && m.to == s).map(|m| m.var).collect();
                 let out: Vec<usize> = moves.iter().filter(|m| m.group == g && m.from == s).map(|m| m.var).collect();
-                let what = format!("{}_{}_t{t}", labels[g], board.name(s));
+                let what = format!("{label}_{}_t{t}", board.name(s));
                 // A piece stays unless it moves away; none appears unless one moves in.
                 let mut stay = vec![(1, was), (-1, now)];
                 stay.extend(out.iter().map(|&v| (-1, v)));

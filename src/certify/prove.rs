@@ -70,7 +70,7 @@ pub fn prove_optimal<W: Write>(
     let value: i64 = objective.iter().filter(|t| solution[t.1]).map(|t| t.0).sum();
     let rows: usize = model.constraints.iter().map(derive::row_count).sum();
     let mut proof = Proof::new(writer, rows, true)?;
-    proof.comment(&format!("{}", model.title))?;
+    proof.comment(&model.title)?;
     proof.comment(&format!("the solution below has objective value {value}"))?;
     let improving = proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
 
