@@ -173,6 +173,24 @@ fn tampering_with_any_part_is_caught_and_named() {
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.contains("FAIL c. proof"), "{}", run.stdout);
 
+    // c: a proof that assumes its lower bound instead of deriving it.
+    let dir = copy(&good, "tamper-assumption");
+    edit(&dir, "proof.pbp", |t| {
+        let soli = t.lines().find(|l| l.starts_with("soli ")).unwrap();
+        let id = t.lines().nth(1).unwrap().trim_start_matches("f ").trim().parse::<usize>().unwrap() + 2;
+        format!(
+            "pseudo-Boolean proof version 2.0\nf {}\n{soli}\na >= 1 ;\noutput NONE\nconclusion BOUNDS 5 : {id} 5\nend pseudo-Boolean proof\n",
+            id - 2
+        )
+    });
+    let run = verify(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp: the proof uses unchecked assumptions"),
+        "{}",
+        run.stdout
+    );
+
     // a: one piece moved (onto the square of another).
     let dir = copy(&good, "tamper-solution");
     edit(&dir, "solution.txt", |t| {
