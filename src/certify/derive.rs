@@ -5,8 +5,12 @@
 //! (negative coefficients become negated literals, as VeriPB normalises them). Then:
 //! - `k <= 0`: nothing to say;
 //! - `k = 1`: the row is a clause, already in VeriPB's database under the row's own number;
-//! - `k = n`: every literal is a unit clause, derived by reverse unit propagation (`rup`);
-//! - `k = n - 1` ("at most one literal false"): one binary clause per pair, each `rup`;
+//! - `k = n`: every literal is a unit clause;
+//! - `k = n - 1` ("at most one literal false"): one binary clause per pair.
+//!
+//!   These two need no proof steps: whenever such a clause propagates, unit propagation on the
+//!   row itself propagates the same, so every clause the solver learns from them follows by
+//!   reverse unit propagation from VeriPB's database as it is;
 //! - otherwise: RustSAT's certified totalizer, whose clauses are derived from the row by the
 //!   encoding itself.
 //!
@@ -15,7 +19,10 @@
 use std::io::Write;
 
 use pigeons::{AbsConstraintId, Proof};
+use rustsat::encodings::card::cert::{BoundLower, BoundUpper};
+use rustsat::encodings::card::Totalizer;
 use rustsat::instances::ManageVars;
+use rustsat::types::constraints::CardConstraint;
 use rustsat::types::{Clause, Lit, Var};
 
 use super::CertifyError;
@@ -108,33 +115,11 @@ pub fn derive_row<W: Write>(
                 row.name
             )));
         };
-        let n = lits.len() as i64;
         let number = AbsConstraintId::new(number);
-        if k <= 0 {
-            continue;
-        }
-        if k > n {
+        if k > lits.len() as i64 {
             return Err(CertifyError::Internal(format!("row {} cannot be satisfied", row.name)));
         }
-        if k == 1 {
-            out.clauses.push((lits.into_iter().collect(), Some(number)));
-        } else if k == n {
-            for lit in lits {
-                let clause: Clause = [lit].into_iter().collect();
-                let id = proof.reverse_unit_prop(&clause, [number.into()])?;
-                out.clauses.push((clause, Some(id)));
-            }
-        } else if k == n - 1 {
-            for (i, &a) in lits.iter().enumerate() {
-                for &b in &lits[i + 1..] {
-                    let clause: Clause = [a, b].into_iter().collect();
-                    let id = proof.reverse_unit_prop(&clause, [number.into()])?;
-                    out.clauses.push((clause, Some(id)));
-                }
-            }
-        } else {
-            super::prove::encode_at_least(lits, k, number, out, vars, proof)?;
-        }
+        at_least(lits, k, number, out, vars, proof)?;
     }
     Ok(())
 }
@@ -142,4 +127,52 @@ pub fn derive_row<W: Write>(
 /// The variable of model index `index` (VeriPB's `x{index + 1}`).
 pub fn var(index: usize) -> Var {
     Var::new(index as u32)
+}
+
+/// Adds the clauses of `sum of lits >= k` (the constraint numbered `id`, with `k <= n`, the
+/// number of literals): nothing if `k <= 0`; the clause itself if `k = 1`; unit clauses if
+/// `k = n` and pairwise clauses if `k = n - 1`, neither needing a proof step; otherwise the
+/// certified totalizer, counting whichever side is smaller.
+pub fn at_least<W: Write>(
+    lits: Vec<Lit>,
+    k: i64,
+    id: AbsConstraintId,
+    out: &mut Clauses,
+    vars: &mut dyn ManageVars,
+    proof: &mut Proof<W>,
+) -> Result<(), CertifyError> {
+    let n = lits.len() as i64;
+    if k <= 0 {
+        return Ok(());
+    }
+    if k == 1 {
+        out.clauses.push((lits.into_iter().collect(), Some(id)));
+    } else if k == n {
+        out.clauses.extend(lits.into_iter().map(|lit| ([lit].into_iter().collect(), None)));
+    } else if k == n - 1 {
+        for (i, &a) in lits.iter().enumerate() {
+            for &b in &lits[i + 1..] {
+                out.clauses.push(([a, b].into_iter().collect(), None));
+            }
+        }
+    } else {
+        let encoded = if k <= n - k {
+            match CardConstraint::new_lb(lits, k as usize) {
+                CardConstraint::Lb(c) => {
+                    Totalizer::encode_lb_constr_cert((c, id), out, vars, proof).map_err(|e| e.to_string())
+                }
+                _ => Err("not a lower bound".into()),
+            }
+        } else {
+            let negated: Vec<Lit> = lits.into_iter().map(|l| !l).collect();
+            match CardConstraint::new_ub(negated, (n - k) as usize) {
+                CardConstraint::Ub(c) => {
+                    Totalizer::encode_ub_constr_cert((c, id), out, vars, proof).map_err(|e| e.to_string())
+                }
+                _ => Err("not an upper bound".into()),
+            }
+        };
+        encoded.map_err(|e| CertifyError::Internal(format!("certified totalizer: {e}")))?;
+    }
+    Ok(())
 }

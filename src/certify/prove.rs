@@ -14,12 +14,9 @@
 use std::io::Write;
 use std::time::Instant;
 
-use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
-use rustsat::encodings::card::cert::{BoundLower, BoundUpper};
-use rustsat::encodings::card::Totalizer;
+use pigeons::{Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
 use rustsat::instances::{BasicVarManager, ManageVars};
-use rustsat::types::constraints::CardConstraint;
-use rustsat::types::{Clause, Lit, Var};
+use rustsat::types::{Clause, Var};
 
 use super::colour::ColourArgument;
 use super::derive::{self, Clauses};
@@ -81,7 +78,7 @@ pub fn prove_optimal<W: Write>(
     let contradiction = match derive::cardinality(&objective, Relation::AtMost, value - 1) {
         Some((lits, k)) if k > lits.len() as i64 => true,
         Some((lits, k)) => {
-            encode_at_least(lits, k, improving, &mut clauses, &mut vars, &mut proof)?;
+            derive::at_least(lits, k, improving, &mut clauses, &mut vars, &mut proof)?;
             false
         }
         None => {
@@ -90,7 +87,7 @@ pub fn prove_optimal<W: Write>(
             ))
         }
     };
-    proof.comment(&"the model's rows as clauses")?;
+    proof.comment(&"the model's rows as clauses: clause rows and \"at most one\" rows need no steps; others by the certified totalizer")?;
     let mut id = 1;
     let mut row_ids = Vec::with_capacity(model.constraints.len());
     for row in &model.constraints {
@@ -127,35 +124,4 @@ pub fn prove_optimal<W: Write>(
     writer.flush()?;
     figures.seconds = started.elapsed().as_secs_f64();
     Ok(figures)
-}
-
-/// Encodes `sum of lits >= k` (the constraint numbered `id`) with the certified totalizer,
-/// counting whichever side is smaller: the literals up to `k`, or their negations up to
-/// `n - k`.
-pub fn encode_at_least<W: Write>(
-    lits: Vec<Lit>,
-    k: i64,
-    id: AbsConstraintId,
-    out: &mut Clauses,
-    vars: &mut dyn ManageVars,
-    proof: &mut Proof<W>,
-) -> Result<(), CertifyError> {
-    let n = lits.len() as i64;
-    let encoded = if k <= n - k {
-        match CardConstraint::new_lb(lits, k as usize) {
-            CardConstraint::Lb(c) => {
-                Totalizer::encode_lb_constr_cert((c, id), out, vars, proof).map_err(|e| e.to_string())
-            }
-            _ => Err("not a lower bound".into()),
-        }
-    } else {
-        let negated: Vec<Lit> = lits.into_iter().map(|l| !l).collect();
-        match CardConstraint::new_ub(negated, (n - k) as usize) {
-            CardConstraint::Ub(c) => {
-                Totalizer::encode_ub_constr_cert((c, id), out, vars, proof).map_err(|e| e.to_string())
-            }
-            _ => Err("not an upper bound".into()),
-        }
-    };
-    encoded.map_err(|e| CertifyError::Internal(format!("certified totalizer: {e}")))
 }

@@ -132,3 +132,42 @@ fn knight_number(text: &str) -> Result<usize, String> {
         .map(|n| n - 1)
         .ok_or_else(|| format!("`{text}` is not a knight (k1, k2, …)"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encodings::puzzle::parse;
+
+    fn round_trip(puzzle_text: &str, solution_text: &str) {
+        let puzzle = parse(puzzle_text, "test.toml").unwrap();
+        let solution = read_solution(&puzzle, solution_text).unwrap();
+        let value = stated_value(solution_text).unwrap();
+        assert_eq!(write_solution(&puzzle, &solution, value), solution_text);
+    }
+
+    #[test]
+    fn every_family_reads_back_what_it_writes() {
+        round_trip(
+            "kind = \"domination\"\nboard = \"3x3\"\npieces = \"NP\"\n",
+            "knights-sat solution\nvalue 2\npiece Nb2\npiece Pa1\n",
+        );
+        round_trip(
+            "kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n[[side]]\nname = \"white\"\nstart = [\"Na1\"]\n\
+             [[side]]\nname = \"black\"\nstart = [\"Nc3\"]\n",
+            "knights-sat solution\nvalue 2\nmove Na1-b3\nmove Nc3-a2\n",
+        );
+        round_trip(
+            "kind = \"tour\"\nboard = \"4x4\"\nknights = [\"a1\", \"d4\"]\nobjective = \"steps\"\n",
+            "knights-sat solution\nvalue 1\nstart k1 a1\nstart k2 d4\nstep k1 a1-b3 k2 d4-c2\n",
+        );
+    }
+
+    #[test]
+    fn unreadable_lines_are_named() {
+        let puzzle = parse("kind = \"domination\"\nboard = \"3x3\"\npieces = \"N\"\n", "test.toml").unwrap();
+        let error = read_solution(&puzzle, "knights-sat solution\nvalue 1\nmove Na1-b3\n").unwrap_err();
+        assert!(error.contains("solution line 3") && error.contains("`move` lines"), "{error}");
+        assert_eq!(stated_value("knights-sat solution\nvalue twelve\n"), None);
+        assert_eq!(stated_value("a solution\nvalue 12\n"), None);
+    }
+}

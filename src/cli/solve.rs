@@ -154,7 +154,8 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
 /// `--json`, so that standard output stays one JSON object).
 fn write_certificate(settings: &SolveSettings, outcome: &Outcome, dir: &std::path::Path) -> Result<(), CliError> {
     let (Status::Optimal, Some(solution), Some(value)) = (outcome.status, &outcome.solution, outcome.value) else {
-        return Err(CliError::Usage("--certify: no optimal solution to certify".into()));
+        eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display());
+        return Ok(());
     };
     let text = std::fs::read_to_string(&settings.source)
         .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", settings.source))))?;
