@@ -127,7 +127,10 @@ fn tampering_with_any_part_is_caught_and_named() {
 
     // c: a proof line deleted (the empty clause that ends the refutation).
     let dir = copy(&good, "tamper-proof-deleted");
-    edit(&dir, "proof.pbp", |t| t.replacen("rup  >= 1 ;\n", "", 1));
+    edit(&dir, "proof.pbp", |t| {
+        let empty = t.lines().find(|l| l.starts_with("rup  >= 1 ;")).expect("the empty clause").to_string();
+        t.replacen(&format!("{empty}\n"), "", 1)
+    });
     let run = verify(&dir);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.contains("ok   a. solution"), "{}", run.stdout);

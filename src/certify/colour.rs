@@ -21,6 +21,7 @@ use std::io::Write;
 use pigeons::{AbsConstraintId, ConstraintId, OperationSequence, Proof};
 use rustsat::types::{Clause, Lit, Var};
 
+use super::derive::Clauses;
 use super::CertifyError;
 
 /// What the argument needs from the model of a lone knight's tour in any order.
@@ -47,10 +48,10 @@ fn lit(var: usize, positive: bool) -> Lit {
     }
 }
 
-fn rup<W: Write>(proof: &mut Proof<W>, lits: &[Lit], out: &mut Vec<Clause>) -> Result<AbsConstraintId, CertifyError> {
+fn rup<W: Write>(proof: &mut Proof<W>, lits: &[Lit], out: &mut Clauses) -> Result<AbsConstraintId, CertifyError> {
     let clause: Clause = lits.iter().copied().collect();
     let id = proof.reverse_unit_prop(&clause, std::iter::empty::<ConstraintId>())?;
-    out.push(clause);
+    out.clauses.push((clause, Some(id)));
     Ok(id)
 }
 
@@ -61,7 +62,7 @@ pub fn derive<W: Write>(
     arg: &ColourArgument,
     row_ids: &[usize],
     proof: &mut Proof<W>,
-    out: &mut Vec<Clause>,
+    out: &mut Clauses,
 ) -> Result<Option<AbsConstraintId>, CertifyError> {
     let cap = arg.moved.len();
     if cap == 0 {

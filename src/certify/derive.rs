@@ -28,8 +28,9 @@ use rustsat::types::{Clause, Lit, Var};
 use super::CertifyError;
 use crate::encodings::linear::{Constraint, Relation};
 
-/// Clauses for the solver, each with the number of the proof line that holds it, if any (rows
-/// that are clauses already are numbered as the model's rows).
+/// Clauses for the solver, each with the number of a constraint in VeriPB's database that
+/// propagates at least what the clause propagates, if known: the row it is or comes from, or
+/// the proof line that derived it.
 #[derive(Debug, Default)]
 pub struct Clauses {
     /// The clauses with their numbers.
@@ -148,11 +149,11 @@ pub fn at_least<W: Write>(
     if k == 1 {
         out.clauses.push((lits.into_iter().collect(), Some(id)));
     } else if k == n {
-        out.clauses.extend(lits.into_iter().map(|lit| ([lit].into_iter().collect(), None)));
+        out.clauses.extend(lits.into_iter().map(|lit| ([lit].into_iter().collect(), Some(id))));
     } else if k == n - 1 {
         for (i, &a) in lits.iter().enumerate() {
             for &b in &lits[i + 1..] {
-                out.clauses.push(([a, b].into_iter().collect(), None));
+                out.clauses.push(([a, b].into_iter().collect(), Some(id)));
             }
         }
     } else {

@@ -18,11 +18,11 @@ mod checker;
 mod colour;
 mod derive;
 mod directory;
-mod drat;
 mod exchange_model;
 mod prove;
 mod solution;
 mod tour_model;
+mod trace;
 
 pub use checker::{check, Bounds};
 pub use colour::ColourArgument;

@@ -14,13 +14,13 @@
 use std::io::Write;
 use std::time::Instant;
 
-use pigeons::{Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
+use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Var};
 
 use super::colour::ColourArgument;
 use super::derive::{self, Clauses};
-use super::drat;
+use super::trace;
 use super::CertifyError;
 use crate::encodings::linear::{LinearModel, Relation, Sense};
 
@@ -95,11 +95,11 @@ pub fn prove_optimal<W: Write>(
         row_ids.push(id);
         id += derive::row_count(row);
     }
-    let mut formula: Vec<Clause> = clauses.clauses.into_iter().map(|(c, _)| c).collect();
     let decided = match colour {
-        Some(argument) if !contradiction => super::colour::derive(argument, &row_ids, &mut proof, &mut formula)?,
+        Some(argument) if !contradiction => super::colour::derive(argument, &row_ids, &mut proof, &mut clauses)?,
         _ => None,
     };
+    let (formula, origins): (Vec<Clause>, Vec<Option<AbsConstraintId>>) = clauses.clauses.into_iter().unzip();
     let mut figures = ProofFigures {
         opb_value: value,
         rows,
@@ -112,8 +112,8 @@ pub fn prove_optimal<W: Write>(
     } else if let Some(empty) = decided {
         empty
     } else {
-        proof.comment(&"the refutation by varisat: every learned clause by reverse unit propagation")?;
-        let (empty, refutation) = drat::refute(&formula, &mut proof)?;
+        proof.comment(&"the refutation by varisat: every learned clause by reverse unit propagation, with hints")?;
+        let (empty, refutation) = trace::refute(&formula, &origins, &mut proof)?;
         figures.lemmas = refutation.lemmas;
         figures.solve_seconds = refutation.seconds;
         empty
