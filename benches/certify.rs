@@ -8,7 +8,7 @@
 //!
 //! Each run is the release `knights-sat` binary. The search uses `KNIGHTS_SAT_BENCH_SOLVER`
 //! (default `cadical`; `varisat` without the feature); the certificate's refutation is always
-//! varisat's, logged as DRAT. `KNIGHTS_SAT_BENCH_TIMEOUT` (seconds per run, default 60) stops a
+//! varisat's, traced step by step. `KNIGHTS_SAT_BENCH_TIMEOUT` (seconds per run, default 60) stops a
 //! run, which is then shown as `> limit`.
 
 mod common;

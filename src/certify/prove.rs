@@ -4,8 +4,8 @@
 //!    objective value `v`, and adds the objective-improving constraint `objective <= v - 1`;
 //! 2. the model's rows become clauses ([`super::derive`]), and the improving constraint becomes
 //!    clauses through RustSAT's certified totalizer, derived from it in the proof;
-//! 3. varisat refutes these clauses, and its DRAT lemmas become `rup` steps
-//!    ([`super::drat`]), ending with the empty clause;
+//! 3. varisat refutes these clauses, and each clause it learns becomes a `rup` step with
+//!    hints ([`super::trace`]), ending with the empty clause;
 //! 4. `conclusion BOUNDS v v`: no solution is better than `v`, and one has `v`.
 //!
 //! The SAT variables are the model's variables (`x{i+1}` is variable `i`); the totalizer's
