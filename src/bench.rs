@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use knights_sat_encodings::puzzle::placement::LineOfSight;
 use knights_sat_encodings::puzzle::{Puzzle, PuzzleError};
 use serde::Serialize;
 
@@ -58,25 +59,38 @@ pub fn suite_files(suite: &Path) -> Result<Vec<PathBuf>, PuzzleError> {
     Ok(files)
 }
 
-/// The configurations that fit `puzzle` with the given solvers: each solver incremental and
-/// not for move puzzles, each placement strategy for placements.
-pub fn configurations(puzzle: &Puzzle, solvers: &[SolverKind]) -> Vec<Configuration> {
+/// The configurations that fit `puzzle` with the given SAT solvers: each solver incremental
+/// and not for move puzzles, each placement strategy for placements; with `mip`, HiGHS on the
+/// time-indexed (or covering and conflict) model, and on the network-flow model of exchanges.
+pub fn configurations(puzzle: &Puzzle, solvers: &[SolverKind], mip: bool) -> Vec<Configuration> {
     let mut configs = Vec::new();
+    let config =
+        |label: String, flags: &[&str]| Configuration { label, flags: flags.iter().map(|f| f.to_string()).collect() };
     for solver in solvers {
-        let base = vec!["--solver".to_string(), solver.name().to_string()];
-        let variants: Vec<(&str, Vec<&str>)> = match puzzle {
-            Puzzle::Placement(_) => ["core-guided", "sat-unsat", "unsat-sat", "binary"]
-                .into_iter()
-                .map(|s| (s, vec!["--strategy", s]))
-                .collect(),
+        let variants: Vec<(&str, &str, &str)> = match puzzle {
+            Puzzle::Placement(_) => {
+                ["core-guided", "sat-unsat", "unsat-sat", "binary"].into_iter().map(|s| (s, "--strategy", s)).collect()
+            }
             Puzzle::Exchange(_) | Puzzle::Tour(_) => {
-                vec![("incremental", vec!["--incremental"]), ("rebuilt", vec!["--no-incremental"])]
+                vec![("incremental", "--incremental", ""), ("rebuilt", "--no-incremental", "")]
             }
         };
-        for (name, flags) in variants {
-            let mut all = base.clone();
-            all.extend(flags.into_iter().map(String::from));
-            configs.push(Configuration { label: format!("{} {name}", solver.name()), flags: all });
+        for (name, flag, value) in variants {
+            let mut flags = vec!["--solver", solver.name(), flag];
+            flags.extend((!value.is_empty()).then_some(value));
+            configs.push(config(format!("{} {name}", solver.name()), &flags));
+        }
+    }
+    if mip {
+        let linear = match puzzle {
+            Puzzle::Placement(p) => p.line_of_sight != LineOfSight::Blocked,
+            Puzzle::Exchange(_) | Puzzle::Tour(_) => true,
+        };
+        if linear {
+            configs.push(config("highs time-indexed".into(), &["--backend", "mip"]));
+        }
+        if matches!(puzzle, Puzzle::Exchange(_)) {
+            configs.push(config("highs network-flow".into(), &["--backend", "mip", "--mip-model", "network-flow"]));
         }
     }
     configs

@@ -17,7 +17,9 @@ use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions}
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
 use knights_sat_encodings::encode::AtMostOne;
-use knights_sat_encodings::linear::{exchange_model, placement_model, tour_model, LinearModel, Relation, Sense};
+use knights_sat_encodings::linear::{
+    exchange_model, flow_model, placement_model, tour_model, LinearModel, Relation, Sense,
+};
 use knights_sat_encodings::puzzle::Puzzle;
 use rustsat::instances::Cnf;
 use rustsat::types::{Clause, Lit};
@@ -123,12 +125,16 @@ pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Res
     Ok(())
 }
 
+/// The most positions the network-flow model of an exchange may list.
+pub const FLOW_POSITIONS: usize = 1_000_000;
+
 /// The 0-1 linear model of `puzzle`; with a question, the model of that question (for a
-/// placement, the objective bounded by `K` as one more constraint).
+/// placement, the objective bounded by `K` as one more constraint). An exchange without a
+/// horizon gets its network-flow model (a shortest path over positions).
 pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<LinearModel, ExportError> {
     match (puzzle, question) {
         (Puzzle::Placement(p), question) => {
-            let mut model = placement_model(p).map_err(|e| ExportError::Question(e.to_string()))?;
+            let mut model = placement_model(p).map_err(|e| ExportError::Question(e.to_string()))?.model;
             if let Some(Question::Bound(bound)) = question {
                 let (sense, terms) = model.objective.clone().expect("placements have an objective");
                 let relation = if sense == Sense::Minimise { Relation::AtMost } else { Relation::AtLeast };
@@ -142,12 +148,18 @@ pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<Linea
         }
         (Puzzle::Tour(p), Some(Question::Horizon(horizon))) => match p.obstruction() {
             Some(reason) => Err(ExportError::Question(format!("the tour is infeasible: {reason}"))),
-            None => Ok(tour_model(p, horizon)),
+            None => Ok(tour_model(p, horizon).model),
         },
-        (Puzzle::Exchange(p), Some(Question::Horizon(horizon))) => Ok(exchange_model(p, horizon)),
-        (Puzzle::Tour(_) | Puzzle::Exchange(_), _) => Err(ExportError::Question(format!(
-            "{} puzzles are modelled at a horizon: give `--horizon T`",
-            puzzle.kind()
-        ))),
+        (Puzzle::Exchange(p), Some(Question::Horizon(horizon))) => Ok(exchange_model(p, horizon).model),
+        (Puzzle::Exchange(p), None) => match flow_model(p, FLOW_POSITIONS) {
+            Ok(flow) => Ok(flow.model),
+            Err(why) => Err(ExportError::Question(format!("{why}: give `--horizon T`"))),
+        },
+        (Puzzle::Tour(_), _) => {
+            Err(ExportError::Question("tour puzzles are modelled at a horizon: give `--horizon T`".into()))
+        }
+        (Puzzle::Exchange(_), Some(Question::Bound(_))) => {
+            Err(ExportError::Question("exchange puzzles take `--horizon`, not `--bound`".into()))
+        }
     }
 }

@@ -12,6 +12,7 @@ pub mod bench;
 pub mod certify;
 pub mod driver;
 pub mod export;
+pub mod mip;
 pub mod render;
 pub mod solver;
 

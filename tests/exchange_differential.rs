@@ -173,6 +173,46 @@ fn settings(i: usize) -> ExchangeSearch {
     }
 }
 
+/// Both MIP models of the puzzle agree with the breadth-first search: the time-indexed one on
+/// feasible puzzles of up to 6 moves (it grows its horizon without a proof of infeasibility),
+/// the network-flow one on puzzles of up to 2,000 positions.
+#[cfg(feature = "mip")]
+fn mip_agrees(puzzle: &ExchangePuzzle, expected: Option<usize>, i: usize) {
+    use knights_sat::driver::{solve_mip, MipSearch};
+    use knights_sat::encodings::linear::flow_model;
+    use knights_sat::mip::Formulation;
+    let wrapped = knights_sat::encodings::puzzle::Puzzle::Exchange(puzzle.clone());
+    for formulation in Formulation::ALL {
+        let skip = match formulation {
+            // HiGHS needs seconds for a dozen horizons; the short ones test the model as well.
+            Formulation::TimeIndexed => expected.is_none_or(|moves| moves > 6),
+            Formulation::NetworkFlow => flow_model(puzzle, 2_000).is_err(),
+        };
+        if skip {
+            continue;
+        }
+        let search = MipSearch { formulation, max_horizon: 60 };
+        let clock = std::time::Instant::now();
+        let outcome = solve_mip(&wrapped, &search, &mut |_| {}).expect("the MIP search runs");
+        if std::env::var_os("KNIGHTS_SAT_TRACE").is_some() {
+            eprintln!("{i}: MIP {formulation}, expected {expected:?}, {:.2}s", clock.elapsed().as_secs_f64());
+        }
+        let context = format!("instance {i}, MIP {formulation}:\n{puzzle:?}\noutcome {outcome:?}");
+        match expected {
+            Some(moves) => {
+                assert_eq!(
+                    (outcome.status, outcome.value, outcome.bound),
+                    (Status::Optimal, Some(moves), moves),
+                    "{context}"
+                );
+                let Some(Solution::Moves(solution)) = &outcome.solution else { panic!("moves: {context}") };
+                replay_exchange(puzzle, solution).unwrap_or_else(|e| panic!("{e}: {context}"));
+            }
+            None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
+        }
+    }
+}
+
 #[test]
 fn sat_optimum_equals_breadth_first_search() {
     let instances = from_env("KNIGHTS_SAT_INSTANCES", INSTANCES as u64) as usize;
@@ -207,6 +247,10 @@ fn sat_optimum_equals_breadth_first_search() {
             );
         }
         let context = || format!("instance {i} ({goal_kind:?}, {search:?}):\n{puzzle:?}\noutcome {outcome:?}");
+        #[cfg(feature = "mip")]
+        if i % 4 == 0 {
+            mip_agrees(&puzzle, expected, i);
+        }
         match expected {
             Some(moves) => {
                 feasible += 1;

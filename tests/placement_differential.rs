@@ -43,7 +43,32 @@ fn agree(puzzle: &PlacementPuzzle, searches: &[PlacementSearch]) -> bool {
     for search in searches {
         agree_once(puzzle, search, expected);
     }
+    #[cfg(feature = "mip")]
+    if puzzle.line_of_sight == LineOfSight::EmptyBoard {
+        mip_agrees(puzzle, expected);
+    }
     true
+}
+
+/// The covering and conflict model solved by HiGHS agrees with the exhaustive search.
+#[cfg(feature = "mip")]
+fn mip_agrees(puzzle: &PlacementPuzzle, expected: Option<usize>) {
+    use knights_sat::driver::{solve_mip, MipSearch};
+    let wrapped = knights_sat::encodings::puzzle::Puzzle::Placement(puzzle.clone());
+    let outcome = solve_mip(&wrapped, &MipSearch::default(), &mut |_| {}).expect("the MIP search runs");
+    let context = format!("MIP: {puzzle:?}");
+    match expected {
+        Some(value) => {
+            assert_eq!(
+                (outcome.status, outcome.value, outcome.bound),
+                (Status::Optimal, Some(value), value),
+                "{context}"
+            );
+            let Some(Solution::Placement(placement)) = &outcome.solution else { panic!("a placement: {context}") };
+            assert_eq!(check_placement(puzzle, placement), Ok(value), "{context}");
+        }
+        None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
+    }
 }
 
 fn agree_once(puzzle: &PlacementPuzzle, search: &PlacementSearch, expected: Option<usize>) {

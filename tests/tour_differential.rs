@@ -30,10 +30,22 @@ fn search(i: usize) -> TourSearch {
     }
 }
 
-/// Solves `puzzle` and checks the outcome against the exhaustive optimum.
+/// Solves `puzzle` and checks the outcome against the exhaustive optimum; every third puzzle
+/// also through the MIP backend when it is built in.
 fn agree(puzzle: &TourPuzzle, truth: Option<TourOptimum>, i: usize) {
     let outcome: Outcome = solve_tour(puzzle, &search(i), &mut |_| {}).expect("the search runs");
-    let context = format!("puzzle {i}: {puzzle:?}");
+    check(puzzle, truth, &outcome, &format!("puzzle {i}: {puzzle:?}"));
+    #[cfg(feature = "mip")]
+    if i % 3 == 0 {
+        use knights_sat::driver::{solve_mip, MipSearch};
+        let search = MipSearch { max_horizon: 60, ..MipSearch::default() };
+        let wrapped = knights_sat::encodings::puzzle::Puzzle::Tour(puzzle.clone());
+        let outcome = solve_mip(&wrapped, &search, &mut |_| {}).unwrap_or_else(|e| panic!("{e}: {puzzle:?}"));
+        check(puzzle, truth, &outcome, &format!("MIP, puzzle {i}: {puzzle:?}"));
+    }
+}
+
+fn check(puzzle: &TourPuzzle, truth: Option<TourOptimum>, outcome: &Outcome, context: &str) {
     match truth {
         None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
         Some(optimum) => {

@@ -53,7 +53,7 @@ pub enum CertifyError {
 /// placement model, or for exchanges and tours the model with at most `value` moves.
 pub fn certified_model(puzzle: &Puzzle, value: usize) -> Result<LinearModel, CertifyError> {
     Ok(match puzzle {
-        Puzzle::Placement(p) => placement_model(p).map_err(|e| CertifyError::Unsupported(e.to_string()))?,
+        Puzzle::Placement(p) => placement_model(p).map_err(|e| CertifyError::Unsupported(e.to_string()))?.model,
         Puzzle::Exchange(p) => exchange_cap_model(p, value).model,
         Puzzle::Tour(p) => tour_cap_model(p, value)?.model,
     })

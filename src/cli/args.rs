@@ -46,7 +46,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
     pub timeout: f64,
 
-    /// The SAT solvers to compare, comma-separated (default: every one built in).
+    /// The solvers to compare, comma-separated: varisat, cadical, highs (default: every one built
+    /// in; highs is the MIP backend).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub solvers: Vec<String>,
 
@@ -113,6 +114,16 @@ pub struct SolveOptions {
     /// SAT solver: varisat (built in) or cadical (needs the `cadical` feature).
     #[arg(long, global = true, value_name = "NAME", default_value = "varisat")]
     pub solver: String,
+
+    /// sat (the default: the CNF encodings and a SAT solver) or mip (the 0-1 linear models
+    /// solved by HiGHS; needs the `mip` feature).
+    #[arg(long, global = true, value_name = "BACKEND", default_value = "sat", value_parser = ["sat", "mip"])]
+    pub backend: String,
+
+    /// With `--backend mip`: the model of an exchange, time-indexed (one per horizon) or
+    /// network-flow (a shortest path over every reachable position).
+    #[arg(long, global = true, value_name = "MODEL", default_value = "time-indexed")]
+    pub mip_model: String,
 
     /// Try at most this many moves.
     #[arg(long, global = true, value_name = "N", default_value_t = 1000)]

@@ -17,16 +17,24 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {}", args.timeout)));
     }
-    let solvers: Vec<SolverKind> = if args.solvers.is_empty() {
-        [SolverKind::Varisat, SolverKind::Cadical].into_iter().filter(|s| s.is_available()).collect()
+    let (solvers, mip) = if args.solvers.is_empty() {
+        let sat = [SolverKind::Varisat, SolverKind::Cadical].into_iter().filter(|s| s.is_available()).collect();
+        (sat, knights_sat::mip::is_available())
     } else {
-        let mut kinds = Vec::new();
+        let (mut kinds, mut mip) = (Vec::new(), false);
         for name in &args.solvers {
+            if name == "highs" {
+                if !knights_sat::mip::is_available() {
+                    return Err(CliError::Usage(knights_sat::mip::NOT_BUILT.into()));
+                }
+                mip = true;
+                continue;
+            }
             let kind: SolverKind = name.parse().map_err(CliError::Usage)?;
             kind.create().map_err(|e| CliError::Usage(e.to_string()))?;
             kinds.push(kind);
         }
-        kinds
+        (kinds, mip)
     };
     let files = suite_files(&args.suite)?;
     if files.is_empty() {
@@ -35,7 +43,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
     let mut runs = Vec::new();
     for file in &files {
         let puzzle = puzzle::load(file)?;
-        for config in configurations(&puzzle, &solvers) {
+        for config in configurations(&puzzle, &solvers, mip) {
             runs.push((file.clone(), config));
         }
     }

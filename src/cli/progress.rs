@@ -59,6 +59,9 @@ impl Progress {
             Event::Trying { horizon, query: Query::Moves } => {
                 self.bar.set_message(format!("fewer moves in as many time steps: demanding {}", moves(*horizon)));
             }
+            Event::Trying { query: Query::Optimise, .. } => {
+                self.bar.set_message("HiGHS: solving the model with its objective".to_string());
+            }
             Event::Trying { horizon, query: Query::Invariant } => {
                 self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
             }

@@ -10,6 +10,7 @@ use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::tour::TourOptions;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::puzzle::{self, Puzzle};
+use knights_sat::mip::{self, Formulation};
 use knights_sat::solver::SolverKind;
 
 use super::args::SolveArgs;
@@ -27,6 +28,8 @@ pub struct SolveSettings {
     pub placement: PlacementSearch,
     /// How to search a tour.
     pub tour: TourSearch,
+    /// `Some` when HiGHS solves the linear models instead: which model of an exchange.
+    pub mip: Option<Formulation>,
     /// When to give up.
     pub timeout: Option<Duration>,
     /// Where to draw the solution as SVG.
@@ -55,6 +58,15 @@ impl SolveSettings {
         let strategy: Strategy = options.strategy.parse().map_err(CliError::Usage)?;
         let encoding = BoundEncoding::from_name(&options.encoding)
             .ok_or_else(|| unknown("bound encoding", &options.encoding, &BoundEncoding::NAMES))?;
+        let formulation: Formulation = options.mip_model.parse().map_err(CliError::Usage)?;
+        let mip = match options.backend.as_str() {
+            "mip" if !mip::is_available() => return Err(CliError::Usage(mip::NOT_BUILT.into())),
+            "mip" => Some(formulation),
+            _ if formulation != Formulation::default() => {
+                return Err(CliError::Usage("`--mip-model` needs `--backend mip`".into()))
+            }
+            _ => None,
+        };
         let timeout = match options.timeout {
             None => None,
             Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
@@ -78,6 +90,10 @@ impl SolveSettings {
                 ))
             }
         };
+        if mip == Some(Formulation::NetworkFlow) && !matches!(puzzle, Puzzle::Exchange(_)) {
+            let why = format!("the network-flow model is for exchanges; {source} is a {} puzzle", puzzle.kind());
+            return Err(CliError::Usage(why));
+        }
         let search = ExchangeSearch {
             solver,
             incremental: !options.no_incremental || options.incremental,
@@ -114,6 +130,7 @@ impl SolveSettings {
             search,
             placement,
             tour,
+            mip,
             timeout,
             svg: options.svg,
             svg_attacks: options.svg_attacks,

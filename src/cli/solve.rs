@@ -12,6 +12,7 @@ use std::time::Instant;
 use knights_sat::driver::{solve_exchange, solve_placement, solve_tour, Event, Knowledge, Outcome, Solution, Status};
 use knights_sat::encodings::puzzle::tour::TourObjective;
 use knights_sat::encodings::puzzle::Puzzle;
+use knights_sat::mip::Formulation;
 use knights_sat::render::{self, Report};
 
 use super::progress::Progress;
@@ -40,6 +41,25 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// The MIP backend's search (HiGHS), where it is built in.
+#[cfg(feature = "mip")]
+fn with_mip(
+    puzzle: &Puzzle,
+    formulation: Formulation,
+    max_horizon: usize,
+    report: &mut dyn FnMut(&Event),
+) -> Result<Outcome, knights_sat::Error> {
+    let search = knights_sat::driver::MipSearch { formulation, max_horizon };
+    knights_sat::driver::solve_mip(puzzle, &search, report)
+}
+
+/// Without HiGHS the settings refuse `--backend mip`; this only names the missing feature.
+#[cfg(not(feature = "mip"))]
+fn with_mip(_: &Puzzle, _: Formulation, _: usize, _: &mut dyn FnMut(&Event)) -> Result<Outcome, knights_sat::Error> {
+    let message = knights_sat::mip::NOT_BUILT.to_string();
+    Err(knights_sat::Error::Solver(knights_sat::solver::SolverError { solver: "highs", message }))
+}
+
 /// Solves the puzzle and prints the outcome; returns the exit code.
 pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     let (sender, receiver) = mpsc::channel();
@@ -54,15 +74,17 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         let search = settings.search.clone();
         let placement = settings.placement;
         let tour = settings.tour;
+        let mip = settings.mip;
         std::thread::Builder::new().name("search".into()).spawn(move || {
             let events = sender.clone();
             let mut report = |event: &Event| {
                 let _ = events.send(Message::Event(event.clone()));
             };
-            let search = || match &puzzle {
-                Puzzle::Exchange(p) => solve_exchange(p, &search, &mut report),
-                Puzzle::Placement(p) => solve_placement(p, &placement, &mut report),
-                Puzzle::Tour(p) => solve_tour(p, &tour, &mut report),
+            let search = || match (&puzzle, mip) {
+                (_, Some(formulation)) => with_mip(&puzzle, formulation, search.max_horizon, &mut report),
+                (Puzzle::Exchange(p), None) => solve_exchange(p, &search, &mut report),
+                (Puzzle::Placement(p), None) => solve_placement(p, &placement, &mut report),
+                (Puzzle::Tour(p), None) => solve_tour(p, &tour, &mut report),
             };
             // A panic in a solver must end the command with an internal error, not leave the
             // main thread waiting for a message that never comes.
@@ -109,6 +131,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         puzzle: &settings.puzzle,
         source: &settings.source,
         solver: settings.search.solver,
+        mip: settings.mip,
         incremental: settings.search.incremental,
         placement: matches!(settings.puzzle, Puzzle::Placement(_)).then_some(settings.placement),
         outcome: &outcome,

@@ -7,12 +7,16 @@
 
 mod exchange;
 mod invariant;
+#[cfg(feature = "mip")]
+mod mip;
 mod outcome;
 mod placement;
 mod tour;
 
 pub use exchange::{solve_exchange, ExchangeSearch};
 pub use invariant::{InvariantSearch, Reachability};
+#[cfg(feature = "mip")]
+pub use mip::{solve_mip, MipSearch};
 pub use outcome::{Event, Knowledge, Outcome, Query, Solution, Status, StepStats};
 pub use placement::{solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, TourSearch};

@@ -30,6 +30,9 @@ pub enum Query {
     /// "Is there a route with at most `horizon` moves in the proven fewest time steps?" (tours
     /// with the `steps` objective: the second, lexicographic stage).
     Moves,
+    /// "Which solution is best?": one model solved with its objective by the MIP backend. An
+    /// optimal answer proves its value; `horizon` is 0.
+    Optimise,
 }
 
 /// A solution of any family.

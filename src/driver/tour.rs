@@ -17,6 +17,7 @@ use std::time::Instant;
 use knights_sat_encodings::check::{replay_tour, TourViolation};
 use knights_sat_encodings::encode::bound::{BoundEncoding, ObjectiveBound};
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
+use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use rustsat::instances::Cnf;
 use rustsat::types::Lit;
@@ -150,16 +151,7 @@ fn by_legs(puzzle: &TourPuzzle, search: &TourSearch, emit: &mut dyn FnMut(Event)
     let mut from = start;
     let mut proven = 0;
     for (i, &target) in puzzle.targets.iter().enumerate() {
-        let leg = TourPuzzle::new(
-            None,
-            puzzle.board.clone(),
-            puzzle.attackers.clone(),
-            vec![KnightStart::At(from)],
-            Some(vec![target]),
-            VisitOrder::Any,
-            TourObjective::Moves,
-        )
-        .map_err(|e| Error::Internal(format!("leg {} of the tour: {e}", i + 1)))?;
+        let leg = leg_puzzle(puzzle, i, from, target)?;
         let mut formula = Formula::new(&leg, search)?;
         let mut horizon = 0;
         let steps = loop {
@@ -187,8 +179,22 @@ fn by_legs(puzzle: &TourPuzzle, search: &TourSearch, emit: &mut dyn FnMut(Event)
     Ok(Some(route))
 }
 
+/// Leg `i` of a lone knight's tour in a listed order: from `from` to the target `target`.
+pub(super) fn leg_puzzle(puzzle: &TourPuzzle, i: usize, from: Square, target: Square) -> Result<TourPuzzle, Error> {
+    TourPuzzle::new(
+        None,
+        puzzle.board.clone(),
+        puzzle.attackers.clone(),
+        vec![KnightStart::At(from)],
+        Some(vec![target]),
+        VisitOrder::Any,
+        TourObjective::Moves,
+    )
+    .map_err(|e| Error::Internal(format!("leg {} of the tour: {e}", i + 1)))
+}
+
 /// The most moves any target is away from the nearest knight start: no route is shorter.
-fn distance_bound(puzzle: &TourPuzzle) -> usize {
+pub(super) fn distance_bound(puzzle: &TourPuzzle) -> usize {
     let starts: Vec<_> = puzzle.knights.iter().flat_map(|k| k.candidates().iter().copied()).collect();
     let distance = puzzle.distances_from(&starts);
     puzzle.targets.iter().filter_map(|t| distance[t.index()]).max().unwrap_or(0)

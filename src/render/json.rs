@@ -7,12 +7,15 @@ use serde::Serialize;
 
 use super::Report;
 use crate::driver::{Solution, Status, StepStats};
-use crate::solver::SolverKind;
+use crate::mip::Formulation;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
     puzzle: JsonPuzzle<'a>,
-    solver: SolverKind,
+    backend: &'static str,
+    solver: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mip_model: Option<Formulation>,
     incremental: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     search: Option<JsonSearch>,
@@ -144,7 +147,9 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             objective,
             attacks,
         },
-        solver: report.solver,
+        backend: if report.mip.is_some() { "mip" } else { "sat" },
+        solver: if report.mip.is_some() { "highs" } else { report.solver.name() },
+        mip_model: report.mip,
         incremental: report.incremental,
         search: report.placement.map(|p| JsonSearch {
             strategy: p.strategy.name(),

@@ -11,6 +11,7 @@ mod tour;
 use knights_sat_encodings::puzzle::Puzzle;
 
 use crate::driver::{Outcome, PlacementSearch};
+use crate::mip::Formulation;
 use crate::solver::SolverKind;
 
 pub use diagram::{board_diagram, piece_glyph, side_by_side};
@@ -27,6 +28,8 @@ pub struct Report<'a> {
     pub source: &'a str,
     /// The SAT backend used.
     pub solver: SolverKind,
+    /// `Some` when HiGHS solved the puzzle's linear model instead, with the model's name.
+    pub mip: Option<Formulation>,
     /// Whether one solver served every horizon.
     pub incremental: bool,
     /// Placements: how the bound was tightened.

@@ -34,8 +34,11 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             None if report.incremental => "incremental".to_string(),
             None => "rebuilt at each step".to_string(),
         };
-        writeln!(out, "Work per solver call ({}, {mode})", report.solver)?;
-        writeln!(out, "{}", stats_table(report.outcome))?;
+        match report.mip {
+            Some(formulation) => writeln!(out, "Work per model (HiGHS, {formulation} model)")?,
+            None => writeln!(out, "Work per solver call ({}, {mode})", report.solver)?,
+        }
+        writeln!(out, "{}", stats_table(report.outcome, report.mip.is_some()))?;
     }
     Ok(())
 }
@@ -170,9 +173,10 @@ fn or_nothing(proved: &str) -> String {
     }
 }
 
-/// The statistics of every solver call as an aligned table.
-fn stats_table(outcome: &Outcome) -> String {
-    let header = ["horizon", "query", "variables", "clauses", "conflicts", "seconds", "result"];
+/// The statistics of every solver call as an aligned table (a MIP's constraints are rows).
+fn stats_table(outcome: &Outcome, mip: bool) -> String {
+    let constraints = if mip { "rows" } else { "clauses" };
+    let header = ["horizon", "query", "variables", constraints, "conflicts", "seconds", "result"];
     let mut rows: Vec<[String; 7]> = vec![header.map(String::from)];
     for s in &outcome.stats {
         rows.push([
@@ -184,6 +188,7 @@ fn stats_table(outcome: &Outcome) -> String {
                 Query::Bound => "bound".to_string(),
                 Query::Leg => "leg".to_string(),
                 Query::Moves => "moves".to_string(),
+                Query::Optimise => "optimise".to_string(),
             },
             s.variables.to_string(),
             s.clauses.to_string(),

@@ -29,6 +29,7 @@ pub(super) fn text(report: &Report, puzzle: &TourPuzzle, out: &mut dyn Write) ->
                 format!("; {} in as many steps proved impossible", MOVES.count(route.moves().saturating_sub(1)))
             }
             _ if route.moves() == 0 => String::new(),
+            _ if report.mip.is_some() => "; the fewest in as many steps (the MIP's optimum)".to_string(),
             _ => "; fewer moves not proved impossible".to_string(),
         };
         writeln!(out, "{} moves in {} time steps{fewer}", route.moves(), route.time_steps())?;

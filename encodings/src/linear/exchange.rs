@@ -11,7 +11,7 @@
 
 use super::{LinearModel, Relation};
 use crate::geometry::{move_steps, Piece, Square};
-use crate::puzzle::ExchangePuzzle;
+use crate::puzzle::{ExchangePuzzle, Move};
 
 /// One move variable: its group (index into [`ExchangePuzzle::groups`]), squares and index.
 struct MoveVar {
@@ -22,8 +22,24 @@ struct MoveVar {
     var: usize,
 }
 
+/// The time-indexed model of an exchange and the move each move variable stands for.
+#[derive(Clone, Debug)]
+pub struct ExchangeModel {
+    /// The model.
+    pub model: LinearModel,
+    /// `(variable, move)` for every move variable, by time step.
+    moves: Vec<Vec<(usize, Move)>>,
+}
+
+impl ExchangeModel {
+    /// The moves that `values` (one per variable) describe, one per time step.
+    pub fn moves(&self, values: &[bool]) -> Vec<Move> {
+        self.moves.iter().filter_map(|step| step.iter().find(|m| values[m.0]).map(|m| m.1)).collect()
+    }
+}
+
 /// The 0-1 linear model of `puzzle` solved in exactly `horizon` moves.
-pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> LinearModel {
+pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> ExchangeModel {
     let board = &puzzle.board;
     let groups = puzzle.groups();
     let name = puzzle.name.as_deref().unwrap_or("exchange");
@@ -72,6 +88,7 @@ pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> LinearModel {
             }
         }
     }
+    let mut decoded = Vec::new();
     for t in 1..=horizon {
         let mut moves: Vec<MoveVar> = Vec::new();
         for (g, &group) in groups.iter().enumerate() {
@@ -111,8 +128,9 @@ pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> LinearModel {
                 model.constrain(format!("frame_{}_{}_t{t}", labels[g], board.name(square)), terms, Relation::Equal, 0);
             }
         }
+        decoded.push(moves.iter().map(|m| (m.var, Move { piece: groups[m.group], from: m.from, to: m.to })).collect());
     }
-    model
+    ExchangeModel { model, moves: decoded }
 }
 
 /// A group's name in variable names: the side's name (letters, digits and `_`) and the kind's
@@ -175,12 +193,12 @@ mod tests {
     fn a_rook_slides_a1_c1_in_one_move_and_not_in_none() {
         let puzzle = rook_puzzle(false);
         let rook = Piece { side: 0, kind: PieceKind::Rook };
-        let model = exchange_model(&puzzle, 1);
+        let model = exchange_model(&puzzle, 1).model;
         assert!(model.objective.is_none());
         let slide = assignment(&model, &puzzle, &[Move { piece: rook, from: Square(0), to: Square(2) }]);
         assert_eq!(satisfying(&model), vec![slide]);
-        assert!(satisfying(&exchange_model(&puzzle, 0)).is_empty());
-        let model = exchange_model(&puzzle, 2);
+        assert!(satisfying(&exchange_model(&puzzle, 0).model).is_empty());
+        let model = exchange_model(&puzzle, 2).model;
         let walk = [
             Move { piece: rook, from: Square(0), to: Square(1) },
             Move { piece: rook, from: Square(1), to: Square(2) },
@@ -190,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_rook_does_not_slide_through_a_piece() {
-        let model = exchange_model(&rook_puzzle(true), 1);
+        let model = exchange_model(&rook_puzzle(true), 1).model;
         assert_eq!(model.variables.len(), 18);
         assert!(satisfying(&model).is_empty());
     }
@@ -200,7 +218,7 @@ mod tests {
         let text = "kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n[[side]]\nname = \"white\"\n\
                     start = [\"Na1\", \"Nc1\"]\n[[side]]\nname = \"black\"\nstart = [\"Na3\", \"Nc3\"]\n";
         let parsed = crate::puzzle::parse(text, "guarini.toml").unwrap();
-        let model = exchange_model(parsed.exchange().unwrap(), 4);
+        let model = exchange_model(parsed.exchange().unwrap(), 4).model;
         let mut opb = Vec::new();
         write_opb(&model, &mut opb).unwrap();
         let instance: rustsat::instances::SatInstance =

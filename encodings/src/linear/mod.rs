@@ -6,15 +6,17 @@
 //! VeriPB proof uses), with a comment line naming each one; in LP they keep their names.
 
 mod exchange;
+mod flow;
 mod placement;
 mod tour;
 mod write;
 
 use std::fmt;
 
-pub use exchange::exchange_model;
-pub use placement::placement_model;
-pub use tour::tour_model;
+pub use exchange::{exchange_model, ExchangeModel};
+pub use flow::{flow_model, FlowModel};
+pub use placement::{placement_model, PlacementModel};
+pub use tour::{tour_model, TourModel};
 pub use write::{write_lp, write_opb};
 
 /// How the left-hand side relates to the right-hand side.

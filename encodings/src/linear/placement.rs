@@ -3,12 +3,28 @@
 //! and no two pieces in conflict (independence), per-kind limits and a weighted objective.
 
 use super::{LinearModel, Relation, Sense, Unsupported};
-use crate::geometry::Square;
-use crate::puzzle::placement::{LineOfSight, PlacementGoal, PlacementPuzzle};
+use crate::geometry::{PieceKind, Square};
+use crate::puzzle::placement::{LineOfSight, Placement, PlacementGoal, PlacementPuzzle};
+
+/// The linear model of a placement and the piece each of its variables stands for.
+#[derive(Clone, Debug)]
+pub struct PlacementModel {
+    /// The model.
+    pub model: LinearModel,
+    /// `(variable, square, kind)` for every variable.
+    pieces: Vec<(usize, Square, PieceKind)>,
+}
+
+impl PlacementModel {
+    /// The placement that `values` (one per variable) describe.
+    pub fn placement(&self, values: &[bool]) -> Placement {
+        self.pieces.iter().filter(|p| values[p.0]).map(|&(_, square, kind)| (square, kind)).collect()
+    }
+}
 
 /// The 0-1 linear model of `puzzle`. Attacks are measured on an empty board; a puzzle whose
 /// placed pieces block lines has no model here.
-pub fn placement_model(puzzle: &PlacementPuzzle) -> Result<LinearModel, Unsupported> {
+pub fn placement_model(puzzle: &PlacementPuzzle) -> Result<PlacementModel, Unsupported> {
     if puzzle.line_of_sight == LineOfSight::Blocked {
         return Err(Unsupported(
             "the linear model measures attacks on an empty board; this puzzle has placed pieces block lines".into(),
@@ -104,5 +120,12 @@ pub fn placement_model(puzzle: &PlacementPuzzle) -> Result<LinearModel, Unsuppor
         .collect();
     let sense = if puzzle.goal.minimises() { Sense::Minimise } else { Sense::Maximise };
     model.objective = Some((sense, objective));
-    Ok(model)
+    let pieces = x
+        .iter()
+        .enumerate()
+        .flat_map(|(s, row)| {
+            row.iter().enumerate().filter_map(move |(k, v)| v.map(|v| (v, Square(s as u16), puzzle.kinds[k].kind)))
+        })
+        .collect();
+    Ok(PlacementModel { model, pieces })
 }

@@ -15,10 +15,50 @@
 
 use super::{LinearModel, Relation, Sense};
 use crate::geometry::Square;
-use crate::puzzle::tour::{TourObjective, TourPuzzle, VisitOrder};
+use crate::puzzle::tour::{Jump, Route, TourObjective, TourPuzzle, VisitOrder};
+
+/// The time-indexed model of a tour and the knight and square each `at` variable stands for.
+#[derive(Clone, Debug)]
+pub struct TourModel {
+    /// The model.
+    pub model: LinearModel,
+    /// `at[t][k][s]`: the variable of knight `k` on square `s` after `t` steps, if any.
+    at: Vec<Vec<Vec<Option<usize>>>>,
+}
+
+impl TourModel {
+    /// The route that `values` (one per variable) describe: where each knight stands at each
+    /// time, and a jump wherever it changed squares (a step in which every knight waits is dropped).
+    pub fn route(&self, values: &[bool]) -> Route {
+        let squares: Vec<Vec<Square>> = self
+            .at
+            .iter()
+            .map(|layer| {
+                layer
+                    .iter()
+                    .map(|row| {
+                        let s = row.iter().position(|v| v.is_some_and(|v| values[v]));
+                        Square(s.unwrap_or(0) as u16)
+                    })
+                    .collect()
+            })
+            .collect();
+        let steps = squares
+            .windows(2)
+            .map(|pair| {
+                (pair[0].iter().zip(&pair[1]).enumerate())
+                    .filter(|(_, (from, to))| from != to)
+                    .map(|(knight, (&from, &to))| Jump { knight, from, to })
+                    .collect::<Vec<Jump>>()
+            })
+            .filter(|jumps| !jumps.is_empty())
+            .collect();
+        Route { starts: squares[0].clone(), steps }
+    }
+}
 
 /// The 0-1 linear model of `puzzle` with exactly `horizon` time steps.
-pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> LinearModel {
+pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
     let board = &puzzle.board;
     let knights = puzzle.knights.len();
     let several = knights > 1;
@@ -153,7 +193,7 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> LinearModel {
     if several && puzzle.objective == TourObjective::Steps {
         model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
     }
-    model
+    TourModel { model, at }
 }
 
 #[cfg(test)]
@@ -207,37 +247,37 @@ mod tests {
     #[test]
     fn a_lone_knight_touches_b3_and_c1_in_two_jumps_and_not_in_one() {
         let tour = puzzle(&["a1"], &["b3", "c1"], VisitOrder::Any, TourObjective::Moves);
-        let model = tour_model(&tour, 2);
+        let model = tour_model(&tour, 2).model;
         assert!(model.objective.is_none());
         let a1b3c1 = route(&tour, &[&[(0, "a1", "b3")], &[(0, "b3", "c1")]]);
         let values = assignment(&model, &tour, &a1b3c1);
         assert!(model.satisfied_by(&values));
         assert_eq!(satisfying(&model), vec![values]);
-        assert!(satisfying(&tour_model(&tour, 1)).is_empty());
+        assert!(satisfying(&tour_model(&tour, 1).model).is_empty());
     }
 
     #[test]
     fn the_listed_order_is_kept() {
         let tour = puzzle(&["a1"], &["b3", "c1"], VisitOrder::Listed, TourObjective::Moves);
-        let model = tour_model(&tour, 2);
+        let model = tour_model(&tour, 2).model;
         let a1b3c1 = route(&tour, &[&[(0, "a1", "b3")], &[(0, "b3", "c1")]]);
         assert_eq!(satisfying(&model), vec![assignment(&model, &tour, &a1b3c1)]);
         let reversed = puzzle(&["a1"], &["c1", "b3"], VisitOrder::Listed, TourObjective::Moves);
-        assert!(satisfying(&tour_model(&reversed, 2)).is_empty());
+        assert!(satisfying(&tour_model(&reversed, 2).model).is_empty());
         let back = route(&reversed, &[&[(0, "a1", "b3")], &[(0, "b3", "c1")], &[(0, "c1", "b3")]]);
-        let model = tour_model(&reversed, 3);
+        let model = tour_model(&reversed, 3).model;
         assert!(model.satisfied_by(&assignment(&model, &reversed, &back)));
     }
 
     #[test]
     fn several_knights_move_one_at_a_time_or_together() {
         let tour = puzzle(&["a1", "c3"], &["b3"], VisitOrder::Any, TourObjective::Moves);
-        let model = tour_model(&tour, 1);
+        let model = tour_model(&tour, 1).model;
         let jump = route(&tour, &[&[(0, "a1", "b3")]]);
         assert_eq!(satisfying(&model), vec![assignment(&model, &tour, &jump)]);
         // Together: the second knight may also jump to a2 or b1 or wait; one move is best.
         let tour = puzzle(&["a1", "c3"], &["b3"], VisitOrder::Any, TourObjective::Steps);
-        let model = tour_model(&tour, 1);
+        let model = tour_model(&tour, 1).model;
         let all = satisfying(&model);
         assert_eq!(all.len(), 3);
         assert_eq!(all.iter().filter_map(|v| model.objective_value(v)).min(), Some(1));
@@ -249,7 +289,7 @@ mod tests {
     fn knights_never_share_a_square() {
         // Knights on a1 and a3 can both jump to c2, but not in the same step.
         let tour = puzzle(&["a1", "a3"], &["c2"], VisitOrder::Any, TourObjective::Steps);
-        let model = tour_model(&tour, 1);
+        let model = tour_model(&tour, 1).model;
         let all = satisfying(&model);
         // One knight jumps to c2, the other waits or jumps elsewhere.
         assert_eq!(all.len(), 4);
@@ -262,7 +302,7 @@ mod tests {
     #[test]
     fn the_opb_form_parses() {
         let tour = puzzle(&["a1", "c3"], &["b3", "a2"], VisitOrder::Listed, TourObjective::Steps);
-        let model = tour_model(&tour, 3);
+        let model = tour_model(&tour, 3).model;
         let mut text = Vec::new();
         write_opb(&model, &mut text).unwrap();
         let instance: rustsat::instances::OptInstance =

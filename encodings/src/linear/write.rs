@@ -38,7 +38,7 @@ pub fn write_opb(model: &LinearModel, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes `model` in the CPLEX LP format, every variable binary.
+/// Writes `model` in the CPLEX LP format, every variable binary, with at most eight terms a line.
 pub fn write_lp(model: &LinearModel, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "\\ {}", model.title)?;
     let expression = |terms: &[(i64, usize)]| -> String {
@@ -57,10 +57,10 @@ pub fn write_lp(model: &LinearModel, out: &mut dyn Write) -> io::Result<()> {
             })
             .collect();
         if parts.is_empty() {
-            "0".to_string()
-        } else {
-            parts.join(" ")
+            return "0".to_string();
         }
+        // The format limits lines (to 560 characters in CPLEX): eight terms a line.
+        parts.chunks(8).map(|line| line.join(" ")).collect::<Vec<_>>().join("\n   ")
     };
     match &model.objective {
         Some((Sense::Minimise, terms)) => writeln!(out, "Minimize\n obj: {}", expression(terms))?,
