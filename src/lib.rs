@@ -2,12 +2,14 @@
 //!
 //! The library behind the `knights-sat` command: [`solver`] puts SAT backends behind one
 //! trait, [`driver`] runs the searches that prove optima, [`render`] turns outcomes into
-//! text, JSON and SVG, and [`export`] writes the formula of one question for other solvers. Board geometry, puzzle models and their encodings live in the
+//! text, JSON and SVG, [`export`] writes the formula of one question for other solvers, and [`certify`] writes and
+//! checks certificates of optimality. Board geometry, puzzle models and their encodings live in the
 //! `knights-sat-encodings` crate, re-exported as [`encodings`].
 
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod certify;
 pub mod driver;
 pub mod export;
 pub mod mip;

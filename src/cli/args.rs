@@ -26,6 +26,14 @@ pub enum Command {
     Export(ExportArgs),
     /// Solve a suite of puzzles with every backend and strategy; write a table and a chart.
     Bench(BenchArgs),
+    /// Check a certificate written by `solve --certify`: the solution, the model and the proof.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The certificate's directory.
+    pub dir: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -180,6 +188,11 @@ pub struct SolveOptions {
     /// Print one JSON object (documented in the README) instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+
+    /// Also write a certificate of optimality into this directory: the puzzle, its 0-1 model,
+    /// the solution and a VeriPB proof (check it with `knights-sat verify DIR`).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub certify: Option<PathBuf>,
 
     /// No progress display on stderr.
     #[arg(long, short, global = true)]

@@ -9,7 +9,8 @@ use knights_sat::encodings::puzzle::PuzzleError;
 pub enum Exit {
     /// 0: an optimal or feasible solution was found.
     Solved = 0,
-    /// 1: internal error (a solver failure, or a solution the rules checker rejected).
+    /// 1: internal error (a solver failure, or a solution the rules checker rejected); for
+    /// `verify`, a part of the certificate failed.
     Internal = 1,
     /// 2: bad input: the puzzle or the command line.
     BadInput = 2,
@@ -37,6 +38,9 @@ pub enum CliError {
     /// The search failed.
     #[error("{0}")]
     Search(#[from] knights_sat::Error),
+    /// Writing a certificate failed.
+    #[error("{0}")]
+    Certify(#[from] knights_sat::certify::CertifyError),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
@@ -47,7 +51,7 @@ impl CliError {
     pub fn exit_code(&self) -> Exit {
         match self {
             CliError::Puzzle(_) | CliError::Usage(_) => Exit::BadInput,
-            CliError::Search(_) | CliError::Output(_) => Exit::Internal,
+            CliError::Search(_) | CliError::Output(_) | CliError::Certify(_) => Exit::Internal,
         }
     }
 

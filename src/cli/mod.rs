@@ -1,7 +1,7 @@
 //! Command-line parsing, in two stages: clap reads raw flags ([`args`]), which are turned into
 //! validated settings and a puzzle before any work starts ([`settings`]); [`solve`] then runs
 //! the search with progress, timeout and Ctrl-C handling and prints the outcome; [`export`]
-//! writes the formula of one question for external solvers.
+//! writes the formula of one question for external solvers; [`verify`] checks a certificate.
 
 mod args;
 mod bench;
@@ -11,6 +11,7 @@ mod inline;
 mod progress;
 mod settings;
 mod solve;
+mod verify;
 
 use clap::Parser;
 
@@ -26,5 +27,6 @@ pub fn run() -> Result<Exit, CliError> {
         }
         args::Command::Export(export) => export::run(export),
         args::Command::Bench(bench) => bench::run(bench),
+        args::Command::Verify(verify) => verify::run(&verify.dir),
     }
 }

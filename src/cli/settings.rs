@@ -38,6 +38,8 @@ pub struct SolveSettings {
     pub svg_attacks: bool,
     /// JSON output instead of text.
     pub json: bool,
+    /// Where to write a certificate of optimality.
+    pub certify: Option<PathBuf>,
     /// Show progress on stderr (only if it is a terminal).
     pub progress: bool,
 }
@@ -70,6 +72,9 @@ impl SolveSettings {
             Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
             Some(s) => return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {s}"))),
         };
+        if options.certify.is_some() && args.inline.is_some() {
+            return Err(CliError::Usage("--certify needs a puzzle file, which the certificate copies".into()));
+        }
         let (puzzle, source) = match (args.inline, args.puzzle) {
             (Some(_), Some(path)) => {
                 return Err(CliError::Usage(format!(
@@ -130,6 +135,7 @@ impl SolveSettings {
             svg: options.svg,
             svg_attacks: options.svg_attacks,
             json: options.json,
+            certify: options.certify,
             progress: !options.quiet,
         })
     }

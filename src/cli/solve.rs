@@ -159,6 +159,9 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             None => eprintln!("knights-sat: no solution to draw; {} not written", path.display()),
         }
     }
+    if let Some(dir) = &settings.certify {
+        write_certificate(&settings, &outcome, dir)?;
+    }
     if stop.is_none() {
         // The worker has finished; joining it only collects the thread.
         let _ = worker.join();
@@ -168,4 +171,34 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         Status::Infeasible => Exit::Infeasible,
         Status::Unknown => Exit::Unknown,
     })
+}
+
+/// Writes the certificate of an optimal outcome into `dir` and says so (on stderr with
+/// `--json`, so that standard output stays one JSON object).
+fn write_certificate(settings: &SolveSettings, outcome: &Outcome, dir: &std::path::Path) -> Result<(), CliError> {
+    let (Status::Optimal, Some(solution), Some(value)) = (outcome.status, &outcome.solution, outcome.value) else {
+        eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display());
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(&settings.source)
+        .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", settings.source))))?;
+    let certificate = knights_sat::certify::certify(&settings.puzzle, &text, solution, value, dir)?;
+    let figures = certificate.figures;
+    let line = format!(
+        "certificate: {} ({} variables, {} clauses, proof {} lines, {:.1} KiB, {} lemmas, {:.2} s); check it with `knights-sat verify {}`",
+        dir.display(),
+        certificate.model_variables,
+        figures.clauses,
+        certificate.proof_lines,
+        certificate.proof_bytes as f64 / 1024.0,
+        figures.lemmas,
+        figures.seconds,
+        dir.display()
+    );
+    if settings.json {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
+    Ok(())
 }

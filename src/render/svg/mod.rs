@@ -208,7 +208,7 @@ fn squares(board: &Board, layout: &Layout, hatched: impl Fn(Square) -> bool) -> 
         }
     }
     let (w, h) = (layout.files as f64 * s, layout.ranks as f64 * s);
-    out + &rect(layout.left, layout.top, w, h, "fill=\"none\" stroke=\"#444\"")
+    out + rect(layout.left, layout.top, w, h, "fill=\"none\" stroke=\"#444\"").as_str()
 }
 
 /// A label's box: centre x and y, half width and half height.
@@ -269,7 +269,7 @@ fn arrows(route: &Route, layout: &Layout, taken: &mut Vec<Label>) -> String {
             labels += &text(mx, my + font * 0.35, &format!("font-size=\"{font:.1}\" text-anchor=\"middle\""), &number);
         }
     }
-    lines + &labels
+    lines + labels.as_str()
 }
 
 /// Each static piece as a dark disc with its letter in white.

@@ -1,0 +1,124 @@
+//! The colour argument for a lone knight, as cutting planes in the proof.
+//!
+//! A knight changes colour at every jump. In the model with at most `T` moves
+//! ([`super::tour_model`]) a knight that jumps in step `t` has jumped in every step before, so
+//! it stands on a square of the start's colour when `t` is even and of the other colour when
+//! `t` is odd. Refuting `moves <= T - 1` then needs no search:
+//!
+//! 1. `~moved_T`: a jump in step `T` would mean `T` jumps (`rup`, from the objective bound);
+//! 2. `~moved_t \/ ~at(s, t)` for every square `s` of the wrong colour for `t`, time by time
+//!    (`rup`: the knight came from a square of the wrong colour for `t - 1`);
+//! 3. a target touched at a time of the wrong colour was there one step earlier too (`rup`),
+//!    so each target of one colour is touched at one of the times of its colour below `T`;
+//! 4. the knight stands on one square at a time: when the targets of one colour (the start
+//!    left out) outnumber the times of their colour in `1..T-1`, adding up the rows of step 3
+//!    and the "at most one square" halves of those times gives `0 >= 1` (`pol`).
+//!
+//! The clauses of steps 1 to 3 also go to the SAT solver when the count does not decide.
+
+use std::io::Write;
+
+use pigeons::{AbsConstraintId, ConstraintId, OperationSequence, Proof};
+use rustsat::types::{Clause, Lit, Var};
+
+use super::derive::Clauses;
+use super::CertifyError;
+
+/// What the argument needs from the model of a lone knight's tour in any order.
+#[derive(Clone, Debug)]
+pub struct ColourArgument {
+    /// at[t][s]: the knight on square s after step t, where the model has the variable.
+    pub at: Vec<Vec<Option<usize>>>,
+    /// moved[t - 1]: the knight jumps in step t.
+    pub moved: Vec<usize>,
+    /// Per square: whether it has the start's colour.
+    pub even: Vec<bool>,
+    /// The targets other than the start, as square indices.
+    pub targets: Vec<usize>,
+    /// one_rows[t]: the row "the knight stands on one square after step t".
+    pub one_rows: Vec<usize>,
+}
+
+fn lit(var: usize, positive: bool) -> Lit {
+    let lit = Lit::positive(var as u32);
+    if positive {
+        lit
+    } else {
+        !lit
+    }
+}
+
+fn rup<W: Write>(proof: &mut Proof<W>, lits: &[Lit], out: &mut Clauses) -> Result<AbsConstraintId, CertifyError> {
+    let clause: Clause = lits.iter().copied().collect();
+    let id = proof.reverse_unit_prop(&clause, std::iter::empty::<ConstraintId>())?;
+    out.clauses.push((clause, Some(id)));
+    Ok(id)
+}
+
+/// Writes the argument into the proof (`row_ids[i]`: the number of row `i`, its `<=` half
+/// one more for an equality). Returns the number of `0 >= 1` when the count decides; adds the
+/// derived clauses to `out` either way.
+pub fn derive<W: Write>(
+    arg: &ColourArgument,
+    row_ids: &[usize],
+    proof: &mut Proof<W>,
+    out: &mut Clauses,
+) -> Result<Option<AbsConstraintId>, CertifyError> {
+    let cap = arg.moved.len();
+    if cap == 0 {
+        return Ok(None);
+    }
+    proof.comment(&"the colour argument: a knight changes colour at every jump")?;
+    rup(proof, &[lit(arg.moved[cap - 1], false)], out)?;
+    // The colour a square must have after t jumps: the start's when t is even.
+    let right = |t: usize, s: usize| arg.even[s] == (t % 2 == 0);
+    for t in 1..=cap {
+        for (s, var) in arg.at[t].iter().enumerate() {
+            if let Some(var) = *var {
+                if !right(t, s) {
+                    rup(proof, &[lit(arg.moved[t - 1], false), lit(var, false)], out)?;
+                }
+            }
+        }
+    }
+    // Step 3 for every target; then the targets of each colour against the times of theirs.
+    let mut touched = Vec::new();
+    for &s in &arg.targets {
+        for t in 1..=cap {
+            let Some(here) = arg.at[t][s] else { continue };
+            if t == cap || !right(t, s) {
+                let mut lits = vec![lit(here, false)];
+                lits.extend(arg.at[t - 1][s].map(|v| lit(v, true)));
+                rup(proof, &lits, out)?;
+            }
+        }
+        let times: Vec<Lit> =
+            (1..cap).filter(|&t| right(t, s)).filter_map(|t| arg.at[t][s]).map(|v| lit(v, true)).collect();
+        touched.push((s, rup(proof, &times, out)?));
+    }
+    for even in [true, false] {
+        let class: Vec<AbsConstraintId> =
+            touched.iter().filter(|(s, _)| arg.even[*s] == even).map(|&(_, id)| id).collect();
+        let times: Vec<usize> = (1..cap).filter(|&t| (t % 2 == 0) == even).collect();
+        if class.len() <= times.len() {
+            continue;
+        }
+        proof.comment(&format!(
+            "{} targets of one colour, {} times of that colour below {cap}: adding up",
+            class.len(),
+            times.len()
+        ))?;
+        let mut sum = OperationSequence::<Var>::from(class[0]);
+        for &id in &class[1..] {
+            sum += id;
+        }
+        for &t in &times {
+            // The `<=` half of the equality row "one square after step t".
+            sum += ConstraintId::from(AbsConstraintId::new(row_ids[arg.one_rows[t]] + 1));
+        }
+        proof.operations(&sum)?;
+        let empty = proof.reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())?;
+        return Ok(Some(empty));
+    }
+    Ok(None)
+}

@@ -1,0 +1,260 @@
+//! Writing a certificate directory, and checking one.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use super::{certified_model, checker, opb_value, prove, solution, CertifyError, ColourArgument};
+use crate::driver::Solution;
+use crate::encodings::check::{check_placement, replay_exchange, replay_tour};
+use crate::encodings::linear::{write_opb, LinearModel};
+use crate::encodings::puzzle::{self, Puzzle};
+
+/// The files of a certificate: the puzzle, the model, the solution and the proof.
+pub const FILES: [&str; 4] = ["puzzle.toml", "model.opb", "solution.txt", "proof.pbp"];
+
+/// A certificate just written, with the figures of its proof.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    /// Its directory.
+    pub dir: PathBuf,
+    /// The value certified optimal.
+    pub value: usize,
+    /// Variables of `model.opb`.
+    pub model_variables: usize,
+    /// Size of `proof.pbp` in bytes.
+    pub proof_bytes: u64,
+    /// Lines of `proof.pbp`.
+    pub proof_lines: usize,
+    /// The figures of the proof.
+    pub figures: prove::ProofFigures,
+}
+
+/// Writes the certificate of `solution` (objective value `value`, believed optimal) for
+/// `puzzle`, whose file text is `puzzle_text`, into `dir`.
+pub fn certify(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    solution: &Solution,
+    value: usize,
+    dir: &Path,
+) -> Result<Certificate, CertifyError> {
+    let (model, assignment, colour) = model_and_assignment(puzzle, solution, value)?;
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(FILES[0]), puzzle_text)?;
+    let mut opb = Vec::new();
+    write_opb(&model, &mut opb)?;
+    std::fs::write(dir.join(FILES[1]), opb)?;
+    std::fs::write(dir.join(FILES[2]), solution::write_solution(puzzle, solution, value))?;
+    let path = dir.join(FILES[3]);
+    let figures =
+        prove::prove_optimal(&model, &assignment, colour.as_ref(), BufWriter::new(std::fs::File::create(&path)?))?;
+    let proof_bytes = std::fs::metadata(&path)?.len();
+    let proof_lines = std::fs::read(&path)?.iter().filter(|&&b| b == b'\n').count();
+    Ok(Certificate {
+        dir: dir.to_path_buf(),
+        value,
+        model_variables: model.variables.len(),
+        proof_bytes,
+        proof_lines,
+        figures,
+    })
+}
+
+/// The certified model of `puzzle` at `value`, the values `solution` gives its variables, and
+/// for a lone knight's tour the colour argument.
+fn model_and_assignment(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    value: usize,
+) -> Result<(LinearModel, Vec<bool>, Option<ColourArgument>), CertifyError> {
+    match (puzzle, solution) {
+        (Puzzle::Placement(p), Solution::Placement(pieces)) => {
+            let model = certified_model(puzzle, value)?;
+            let index: HashMap<&str, usize> =
+                model.variables.iter().enumerate().map(|(i, name)| (name.as_str(), i)).collect();
+            let mut values = vec![false; model.variables.len()];
+            for &(square, kind) in pieces {
+                let name = format!("{}_{}", kind.letter(), p.board.name(square));
+                let var =
+                    index.get(name.as_str()).ok_or_else(|| CertifyError::Internal(format!("no variable {name}")))?;
+                values[*var] = true;
+            }
+            Ok((model, values, None))
+        }
+        (Puzzle::Exchange(p), Solution::Moves(moves)) => {
+            let cap = super::exchange_cap_model(p, value);
+            let values = cap.assignment(p, moves)?;
+            Ok((cap.model, values, None))
+        }
+        (Puzzle::Tour(p), Solution::Route(route)) => {
+            let cap = super::tour_cap_model(p, value)?;
+            let values = cap.assignment(p, route)?;
+            let colour = cap.colour_argument(p);
+            Ok((cap.model, values, colour))
+        }
+        _ => Err(CertifyError::Internal("the solution is not of the puzzle's family".into())),
+    }
+}
+
+/// The three parts of a verification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// a. The solution, replayed by the rules checker, has the stated value.
+    Solution,
+    /// b. `model.opb` is the model the puzzle generates.
+    Model,
+    /// c. VeriPB checks the proof and it concludes the stated bounds.
+    Proof,
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Part::Solution => "solution",
+            Part::Model => "model",
+            Part::Proof => "proof",
+        })
+    }
+}
+
+/// One part's verdict.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// Which part.
+    pub part: Part,
+    /// Whether it passed.
+    pub passed: bool,
+    /// What was checked, or why it failed.
+    pub message: String,
+}
+
+/// The verdicts on a certificate.
+#[derive(Clone, Debug)]
+pub struct Verification {
+    /// The value the certificate states.
+    pub value: usize,
+    /// One verdict per part, in order a, b, c.
+    pub checks: Vec<Check>,
+}
+
+impl Verification {
+    /// Whether every part passed.
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+}
+
+/// Why a directory is not a certificate at all.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// A missing directory or file, or a puzzle or solution file that cannot be read.
+    #[error("{0}")]
+    Malformed(String),
+}
+
+/// Checks the certificate in `dir`: parts a, b and c, each on its own.
+pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
+    let malformed = |m: String| VerifyError::Malformed(m);
+    if !dir.is_dir() {
+        return Err(malformed(format!("{} is not a directory", dir.display())));
+    }
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).map_err(|e| malformed(format!("{}: {e}", dir.join(name).display())))
+    };
+    for name in FILES {
+        if !dir.join(name).is_file() {
+            return Err(malformed(format!(
+                "{} has no {name}; a certificate holds {}",
+                dir.display(),
+                FILES.join(", ")
+            )));
+        }
+    }
+    let puzzle = puzzle::parse(&read(FILES[0])?, "puzzle.toml").map_err(|e| malformed(e.to_string()))?;
+    let solution_text = read(FILES[2])?;
+    let value = solution::stated_value(&solution_text).ok_or_else(|| {
+        malformed(format!("solution.txt does not start with `{}` and a `value N` line", solution::HEADER))
+    })?;
+    let checks = vec![
+        verdict(Part::Solution, check_solution(&puzzle, &solution_text, value)),
+        verdict(Part::Model, check_model(&puzzle, value, &dir.join(FILES[1]))),
+        verdict(Part::Proof, check_proof(&puzzle, value, &dir.join(FILES[1]), &dir.join(FILES[3]))),
+    ];
+    Ok(Verification { value, checks })
+}
+
+fn verdict(part: Part, result: Result<String, String>) -> Check {
+    match result {
+        Ok(message) => Check { part, passed: true, message },
+        Err(message) => Check { part, passed: false, message },
+    }
+}
+
+/// a. Replays the solution with the rules checker.
+fn check_solution(puzzle: &Puzzle, text: &str, value: usize) -> Result<String, String> {
+    let solution = solution::read_solution(puzzle, text)?;
+    let (replayed, unit) = match (puzzle, &solution) {
+        (Puzzle::Placement(p), Solution::Placement(pieces)) => {
+            (check_placement(p, pieces).map_err(|e| format!("the rules checker rejects it: {e}"))?, "")
+        }
+        (Puzzle::Exchange(p), Solution::Moves(moves)) => {
+            replay_exchange(p, moves).map_err(|e| format!("the rules checker rejects it: {e}"))?;
+            (moves.len(), " moves")
+        }
+        (Puzzle::Tour(p), Solution::Route(route)) => {
+            replay_tour(p, route).map_err(|e| format!("the rules checker rejects it: {e}"))?;
+            (route.value(p.objective), " moves")
+        }
+        _ => return Err("the solution is not of the puzzle's family".into()),
+    };
+    if replayed != value {
+        return Err(format!("replayed by the rules checker it has value {replayed}{unit}, not the stated {value}"));
+    }
+    Ok(format!("replayed by the rules checker: legal, value {value}{unit}"))
+}
+
+/// b. Regenerates the model and compares it with `model.opb`.
+fn check_model(puzzle: &Puzzle, value: usize, path: &Path) -> Result<String, String> {
+    let model = certified_model(puzzle, value).map_err(|e| e.to_string())?;
+    let mut expected = Vec::new();
+    write_opb(&model, &mut expected).map_err(|e| e.to_string())?;
+    let found = std::fs::read(path).map_err(|e| format!("cannot read model.opb: {e}"))?;
+    if found == expected {
+        return Ok(format!(
+            "model.opb is the model the puzzle generates ({} variables, {} rows)",
+            model.variables.len(),
+            model.constraints.len()
+        ));
+    }
+    let (found, expected) = (String::from_utf8_lossy(&found), String::from_utf8_lossy(&expected));
+    let mut lines = found.lines().zip(expected.lines()).enumerate();
+    let message = match lines.find(|(_, (a, b))| a != b) {
+        Some((i, (a, b))) => {
+            format!("model.opb differs from the generated model at line {}: `{a}`, expected `{b}`", i + 1)
+        }
+        None => {
+            format!("model.opb has {} lines, the generated model {}", found.lines().count(), expected.lines().count())
+        }
+    };
+    Err(message)
+}
+
+/// c. Checks the proof with VeriPB and compares its bounds with the stated value.
+fn check_proof(puzzle: &Puzzle, value: usize, model: &Path, proof: &Path) -> Result<String, String> {
+    let started = std::time::Instant::now();
+    let bounds = checker::check(model, proof).map_err(|e| format!("VeriPB rejects proof.pbp: {e}"))?;
+    let stated = opb_value(puzzle, value);
+    if bounds.lower != stated || bounds.upper != stated {
+        return Err(format!(
+            "VeriPB verified BOUNDS {} <= obj <= {}, but the stated value means {stated} <= obj <= {stated}",
+            bounds.lower, bounds.upper
+        ));
+    }
+    let negated = if stated < 0 { " (the objective maximised, negated in OPB)" } else { "" };
+    Ok(format!(
+        "VeriPB verified BOUNDS {stated} <= obj <= {stated}{negated} in {:.2} s: the solution is optimal",
+        started.elapsed().as_secs_f64()
+    ))
+}

@@ -1,0 +1,69 @@
+//! Certificates of optimality, checked by VeriPB.
+//!
+//! A certificate is a directory: the puzzle (`puzzle.toml`), its 0-1 linear model with the
+//! objective (`model.opb`), a solution (`solution.txt`) and a VeriPB proof (`proof.pbp`) that
+//! no solution of the model is better. [`certify`] writes one from a solution that a search
+//! found; [`verify`] checks one without trusting the encoder or the solver:
+//!
+//! a. the solution, replayed by the independent rules checker, has the stated value;
+//! b. `model.opb` is exactly the model the puzzle generates;
+//! c. VeriPB checks the proof and it concludes `value <= objective <= value`.
+//!
+//! The proof is built by a pipeline of its own ([`prove`]), not by the searches of
+//! [`crate::driver`]: the SAT variables are the model's variables, every clause is a row of the
+//! model or derived from one in the proof, and the refutation is varisat's, logged clause by
+//! clause.
+
+mod checker;
+mod colour;
+mod derive;
+mod directory;
+mod exchange_model;
+mod prove;
+mod solution;
+mod tour_model;
+mod trace;
+
+pub use checker::{check, Bounds};
+pub use colour::ColourArgument;
+pub use directory::{certify, verify, Certificate, Check, Part, Verification, VerifyError, FILES};
+pub use exchange_model::{exchange_cap_model, ExchangeCap};
+pub use prove::{prove_optimal, ProofFigures};
+pub use solution::{read_solution, stated_value, write_solution};
+pub use tour_model::{tour_cap_model, TourCap};
+
+use crate::encodings::linear::{placement_model, LinearModel};
+use crate::encodings::puzzle::Puzzle;
+
+/// Why a certificate could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum CertifyError {
+    /// The puzzle or its model is of a kind this pipeline does not certify.
+    #[error("cannot certify: {0}")]
+    Unsupported(String),
+    /// Writing a file failed.
+    #[error("writing the certificate failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// The pipeline broke one of its own invariants: a bug, never an answer.
+    #[error("internal error while certifying: {0}")]
+    Internal(String),
+}
+
+/// The model that a certificate for `puzzle` with objective value `value` states: the
+/// placement model, or for exchanges and tours the model with at most `value` moves.
+pub fn certified_model(puzzle: &Puzzle, value: usize) -> Result<LinearModel, CertifyError> {
+    Ok(match puzzle {
+        Puzzle::Placement(p) => placement_model(p).map_err(|e| CertifyError::Unsupported(e.to_string()))?.model,
+        Puzzle::Exchange(p) => exchange_cap_model(p, value).model,
+        Puzzle::Tour(p) => tour_cap_model(p, value)?.model,
+    })
+}
+
+/// The objective value as `model.opb` states it: negated when the puzzle maximises.
+pub fn opb_value(puzzle: &Puzzle, value: usize) -> i64 {
+    let value = value as i64;
+    match puzzle {
+        Puzzle::Placement(p) if !p.goal.minimises() => -value,
+        _ => value,
+    }
+}

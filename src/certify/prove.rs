@@ -1,0 +1,127 @@
+//! The certified optimisation of a 0-1 linear model, given a solution believed optimal:
+//!
+//! 1. `soli`: the solution is logged; VeriPB checks it against every row and records its
+//!    objective value `v`, and adds the objective-improving constraint `objective <= v - 1`;
+//! 2. the model's rows become clauses ([`super::derive`]), and the improving constraint becomes
+//!    clauses through RustSAT's certified totalizer, derived from it in the proof;
+//! 3. varisat refutes these clauses, and each clause it learns becomes a `rup` step with
+//!    hints ([`super::trace`]), ending with the empty clause;
+//! 4. `conclusion BOUNDS v v`: no solution is better than `v`, and one has `v`.
+//!
+//! The SAT variables are the model's variables (`x{i+1}` is variable `i`); the totalizer's
+//! auxiliary variables come after them, introduced in the proof by their definitions.
+
+use std::io::Write;
+use std::time::Instant;
+
+use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
+use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::{Clause, Var};
+
+use super::colour::ColourArgument;
+use super::derive::{self, Clauses};
+use super::trace;
+use super::CertifyError;
+use crate::encodings::linear::{LinearModel, Relation, Sense};
+
+/// Figures of one certified proof.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProofFigures {
+    /// The objective value proved optimal, as OPB states it (a maximised objective negated).
+    pub opb_value: i64,
+    /// Rows of the model.
+    pub rows: usize,
+    /// Clauses given to the SAT solver.
+    pub clauses: usize,
+    /// Variables, the totalizers' included.
+    pub variables: u32,
+    /// Lemmas of the refutation.
+    pub lemmas: usize,
+    /// Seconds in the SAT solver.
+    pub solve_seconds: f64,
+    /// Seconds for everything.
+    pub seconds: f64,
+}
+
+/// The objective as OPB minimises it: a maximised objective negated.
+pub fn opb_objective(model: &LinearModel) -> Result<Vec<(i64, usize)>, CertifyError> {
+    let (sense, terms) =
+        model.objective.as_ref().ok_or_else(|| CertifyError::Internal("the model has no objective".into()))?;
+    let sign = if *sense == Sense::Maximise { -1 } else { 1 };
+    Ok(terms.iter().map(|&(c, v)| (sign * c, v)).collect())
+}
+
+/// Writes the proof that `solution` is optimal for `model` into `writer`; `colour`, for a
+/// lone knight's tour, adds the colour argument before the search.
+pub fn prove_optimal<W: Write>(
+    model: &LinearModel,
+    solution: &[bool],
+    colour: Option<&ColourArgument>,
+    writer: W,
+) -> Result<ProofFigures, CertifyError> {
+    let started = Instant::now();
+    if solution.len() != model.variables.len() || !model.satisfied_by(solution) {
+        return Err(CertifyError::Internal("the solution does not satisfy the model".into()));
+    }
+    let objective = opb_objective(model)?;
+    let value: i64 = objective.iter().filter(|t| solution[t.1]).map(|t| t.0).sum();
+    let rows: usize = model.constraints.iter().map(derive::row_count).sum();
+    let mut proof = Proof::new(writer, rows, true)?;
+    proof.comment(&model.title)?;
+    proof.comment(&format!("the solution below has objective value {value}"))?;
+    let improving = proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
+
+    let n = u32::try_from(model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
+    let mut vars = BasicVarManager::from_next_free(Var::new(n));
+    let mut clauses = Clauses::default();
+    proof.comment(&"the objective-improving constraint as clauses (certified totalizer)")?;
+    let contradiction = match derive::cardinality(&objective, Relation::AtMost, value - 1) {
+        Some((lits, k)) if k > lits.len() as i64 => true,
+        Some((lits, k)) => {
+            derive::at_least(lits, k, improving, &mut clauses, &mut vars, &mut proof)?;
+            false
+        }
+        None => {
+            return Err(CertifyError::Unsupported(
+                "the objective has weights other than 1; only unit weights are certified".into(),
+            ))
+        }
+    };
+    proof.comment(&"the model's rows as clauses: clause rows and \"at most one\" rows need no steps; others by the certified totalizer")?;
+    let mut id = 1;
+    let mut row_ids = Vec::with_capacity(model.constraints.len());
+    for row in &model.constraints {
+        derive::derive_row(row, id, &mut clauses, &mut vars, &mut proof)?;
+        row_ids.push(id);
+        id += derive::row_count(row);
+    }
+    let decided = match colour {
+        Some(argument) if !contradiction => super::colour::derive(argument, &row_ids, &mut proof, &mut clauses)?,
+        _ => None,
+    };
+    let (formula, origins): (Vec<Clause>, Vec<Option<AbsConstraintId>>) = clauses.clauses.into_iter().unzip();
+    let mut figures = ProofFigures {
+        opb_value: value,
+        rows,
+        clauses: formula.len(),
+        variables: vars.n_used(),
+        ..ProofFigures::default()
+    };
+    let empty = if contradiction {
+        proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(improving)])?
+    } else if let Some(empty) = decided {
+        empty
+    } else {
+        proof.comment(&"the refutation by varisat: every learned clause by reverse unit propagation, with hints")?;
+        let (empty, refutation) = trace::refute(&formula, &origins, &mut proof)?;
+        figures.lemmas = refutation.lemmas;
+        figures.solve_seconds = refutation.seconds;
+        empty
+    };
+    let range = isize::try_from(value).map_err(|_| CertifyError::Internal("value out of range".into()))?;
+    let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
+    let mut writer = proof.conclude(OutputGuarantee::None, &conclusion)?;
+    writer.flush()?;
+    figures.seconds = started.elapsed().as_secs_f64();
+    Ok(figures)
+}

@@ -1,0 +1,256 @@
+//! Certificates of optimality: `solve --certify DIR` writes one, `verify DIR` checks it, and
+//! any tampering with the model, the proof or the solution is caught and named.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{knights_sat, puzzle_file};
+
+/// A fresh, empty directory for one certificate.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("knights-sat-certify-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Solves `puzzle` with `--certify` into a fresh directory and returns it.
+fn certify(puzzle: &str, name: &str) -> PathBuf {
+    let dir = fresh_dir(name);
+    let run = knights_sat(&["solve", "--quiet", puzzle, "--certify", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "solve --certify failed: {}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("certificate: "), "{}", run.stdout);
+    dir
+}
+
+/// Runs `verify` on `dir`.
+fn verify(dir: &Path) -> common::Run {
+    knights_sat(&["verify", dir.to_str().unwrap()])
+}
+
+/// Copies a certificate so that one test may spoil the copy.
+fn copy(dir: &Path, name: &str) -> PathBuf {
+    let to = fresh_dir(name);
+    std::fs::create_dir_all(&to).unwrap();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+    to
+}
+
+/// Rewrites one file of a certificate.
+fn edit(dir: &Path, file: &str, change: impl FnOnce(String) -> String) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let changed = change(text.clone());
+    assert_ne!(changed, text, "the edit changed nothing");
+    std::fs::write(path, changed).unwrap();
+}
+
+const DOMINATION_5X5: &str = "kind = \"domination\"\nname = \"knights 5x5\"\nboard = \"5x5\"\npieces = \"N\"\n";
+
+/// Verifies a certificate and checks that every part passed and the value is `value`.
+fn assert_verified(dir: &Path, value: &str, bounds: &str) {
+    let run = verify(dir);
+    assert_eq!(run.code, 0, "verify failed:\n{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(&format!("optimal value {value}")), "{}", run.stdout);
+    assert!(run.stdout.contains("ok   a. solution: replayed by the rules checker"), "{}", run.stdout);
+    assert!(run.stdout.contains("ok   b. model: model.opb is the model the puzzle generates"), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("ok   c. proof: VeriPB verified BOUNDS {bounds}")), "{}", run.stdout);
+}
+
+#[test]
+fn knight_domination_8x8_is_certified_12() {
+    let dir = certify("puzzles/knights-domination-8x8.toml", "domination8");
+    for file in ["puzzle.toml", "model.opb", "solution.txt", "proof.pbp"] {
+        assert!(dir.join(file).is_file(), "{file} missing");
+    }
+    assert_verified(&dir, "12", "12 <= obj <= 12");
+}
+
+#[test]
+fn eight_queens_are_certified_with_the_negated_objective() {
+    let dir = certify("puzzles/independence-queens-8x8.toml", "queens8");
+    assert_verified(&dir, "8", "-8 <= obj <= -8");
+}
+
+#[test]
+fn an_exchange_is_certified_over_every_horizon_at_once() {
+    // A rook from a1 to c3 round a bishop on b2 (which cannot reach a white square): 2 moves.
+    let text =
+        "kind = \"exchange\"\nboard = \"3x3\"\n[[side]]\nname = \"white\"\nstart = [\"Ra1\"]\ngoal = [\"Rc3\"]\n\
+                [[side]]\nname = \"black\"\nstart = [\"Bb2\"]\ngoal = [\"Bb2\"]\n";
+    let path = puzzle_file("certify-rook.toml", text);
+    let dir = certify(path.to_str().unwrap(), "rook");
+    assert_verified(&dir, "2", "2 <= obj <= 2");
+}
+
+#[test]
+fn a_tour_is_certified() {
+    let text = "kind = \"tour\"\nboard = \"4x4\"\nknights = [\"a1\"]\n";
+    let path = puzzle_file("certify-tour.toml", text);
+    let dir = certify(path.to_str().unwrap(), "tour");
+    assert_verified(&dir, "16", "16 <= obj <= 16");
+}
+
+#[test]
+fn the_queen_d5_tour_is_certified_by_the_colour_argument() {
+    let dir = certify("puzzles/queen-d5-tour.toml", "queen-d5");
+    assert_verified(&dir, "46", "46 <= obj <= 46");
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    assert!(proof.contains("the colour argument"));
+}
+
+#[test]
+fn a_tour_in_a_listed_order_is_certified() {
+    let text = "kind = \"tour\"\nboard = \"5x5\"\nknights = [\"a1\"]\norder = \"listed\"\n\
+                targets = [\"a1\", \"e5\", \"a5\", \"e1\", \"c3\"]\n";
+    let path = puzzle_file("certify-listed.toml", text);
+    let dir = certify(path.to_str().unwrap(), "listed");
+    assert_verified(&dir, "14", "14 <= obj <= 14");
+}
+
+#[test]
+fn tampering_with_any_part_is_caught_and_named() {
+    let path = puzzle_file("certify-domination-5x5.toml", DOMINATION_5X5);
+    let good = certify(path.to_str().unwrap(), "tamper");
+    assert_verified(&good, "5", "5 <= obj <= 5");
+
+    // b: a bound changed in model.opb (a cover row asks for two attackers).
+    let dir = copy(&good, "tamper-model");
+    edit(&dir, "model.opb", |t| t.replacen(">= 1;", ">= 2;", 1));
+    let run = verify(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL b. model: model.opb differs from the generated model at line"), "{}", run.stdout);
+    assert!(run.stderr.contains("the model"), "{}", run.stderr);
+
+    // c: a proof line deleted (the empty clause that ends the refutation).
+    let dir = copy(&good, "tamper-proof-deleted");
+    edit(&dir, "proof.pbp", |t| {
+        let empty = t.lines().find(|l| l.starts_with("rup  >= 1 ;")).expect("the empty clause").to_string();
+        t.replacen(&format!("{empty}\n"), "", 1)
+    });
+    let run = verify(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("ok   a. solution"), "{}", run.stdout);
+    assert!(run.stdout.contains("ok   b. model"), "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp"), "{}", run.stdout);
+
+    // c: a proof line altered (the logged solution has one more knight, on a1 or off it).
+    let dir = copy(&good, "tamper-proof-altered");
+    edit(&dir, "proof.pbp", |t| {
+        t.lines()
+            .map(|line| match line.strip_prefix("soli ") {
+                Some(rest) if rest.contains("~x1 ") => format!("soli {}", rest.replacen("~x1 ", "x1 ", 1)),
+                Some(rest) => format!("soli {}", rest.replacen("x1 ", "~x1 ", 1)),
+                None => line.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    });
+    let run = verify(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof"), "{}", run.stdout);
+
+    // c: the conclusion claims a better value.
+    let dir = copy(&good, "tamper-conclusion");
+    edit(&dir, "proof.pbp", |t| {
+        t.lines()
+            .map(|line| match line.strip_prefix("conclusion BOUNDS 5 ") {
+                Some(rest) => {
+                    let mut words: Vec<&str> = rest.split_whitespace().collect();
+                    if let Some(last) = words.last_mut() {
+                        *last = "4";
+                    }
+                    format!("conclusion BOUNDS 4 {}", words.join(" "))
+                }
+                None => line.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    });
+    let run = verify(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof"), "{}", run.stdout);
+
+    // c: a proof that assumes its lower bound instead of deriving it.
+    let dir = copy(&good, "tamper-assumption");
+    edit(&dir, "proof.pbp", |t| {
+        let soli = t.lines().find(|l| l.starts_with("soli ")).unwrap();
+        let id = t.lines().nth(1).unwrap().trim_start_matches("f ").trim().parse::<usize>().unwrap() + 2;
+        format!(
+            "pseudo-Boolean proof version 2.0\nf {}\n{soli}\na >= 1 ;\noutput NONE\nconclusion BOUNDS 5 : {id} 5\nend pseudo-Boolean proof\n",
+            id - 2
+        )
+    });
+    let run = verify(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp: the proof uses unchecked assumptions"),
+        "{}",
+        run.stdout
+    );
+
+    // a: one piece moved (onto the square of another).
+    let dir = copy(&good, "tamper-solution");
+    edit(&dir, "solution.txt", |t| {
+        let pieces: Vec<&str> = t.lines().filter(|l| l.starts_with("piece ")).collect();
+        t.replacen(pieces[0], pieces[1], 1)
+    });
+    let run = verify(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL a. solution: the rules checker rejects it"), "{}", run.stdout);
+    assert!(run.stdout.contains("ok   c. proof"), "{}", run.stdout);
+}
+
+#[test]
+fn a_missing_or_malformed_directory_is_bad_input() {
+    let missing = fresh_dir("missing");
+    let run = verify(&missing);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not a certificate") && run.stderr.contains("is not a directory"), "{}", run.stderr);
+
+    let empty = fresh_dir("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = verify(&empty);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("has no puzzle.toml"), "{}", run.stderr);
+
+    for (file, text, says) in [
+        ("puzzle.toml", "kind = \"nonsense\"\n", "puzzle.toml"),
+        ("solution.txt", "a list of knights\n", "solution.txt does not start with"),
+    ] {
+        let dir = fresh_dir(&format!("malformed-{file}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["puzzle.toml", "model.opb", "solution.txt", "proof.pbp"] {
+            std::fs::write(dir.join(name), "").unwrap();
+        }
+        std::fs::write(dir.join("puzzle.toml"), DOMINATION_5X5).unwrap();
+        std::fs::write(dir.join("solution.txt"), "knights-sat solution\nvalue 5\n").unwrap();
+        std::fs::write(dir.join(file), text).unwrap();
+        let run = verify(&dir);
+        assert_eq!(run.code, 2, "{file}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{file}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn certify_needs_a_puzzle_file() {
+    let dir = fresh_dir("inline");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        "--certify",
+        dir.to_str().unwrap(),
+        "domination",
+        "--board",
+        "4x4",
+        "--pieces",
+        "N",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--certify needs a puzzle file"), "{}", run.stderr);
+}

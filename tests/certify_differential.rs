@@ -1,0 +1,126 @@
+//! Certificates against breadth-first search: on random small exchanges and tours, the
+//! certified models (at most `T` moves, moves minimised) have exactly the optimum that a search
+//! sharing no code with them finds, and VeriPB checks the proof of it.
+//!
+//! For exchanges the solution certified is the breadth-first search's own, so neither the SAT
+//! driver nor its encodings are involved; for tours it is the driver's, whose value the search
+//! confirms.
+
+use std::path::Path;
+
+use knights_sat::certify::{check, exchange_cap_model, prove_optimal, tour_cap_model, Bounds, ColourArgument};
+use knights_sat::driver::{solve_tour, Solution, Status, TourSearch};
+use knights_sat::encodings::geometry::{Board, Piece, PieceKind, Square};
+use knights_sat::encodings::ground_truth::exchange::shortest_route;
+use knights_sat::encodings::ground_truth::tour::optimal_tour;
+use knights_sat::encodings::linear::{write_opb, LinearModel};
+use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
+use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
+use knights_sat::solver::SolverKind;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const SEED: u64 = 0x0063_6572_7469_6679;
+
+/// Proves `assignment` optimal for `model` and checks the proof with VeriPB.
+fn certify_and_check(model: &LinearModel, assignment: &[bool], dir: &Path, colour: Option<&ColourArgument>) -> Bounds {
+    std::fs::create_dir_all(dir).unwrap();
+    let (opb, pbp) = (dir.join("model.opb"), dir.join("proof.pbp"));
+    let mut text = Vec::new();
+    write_opb(model, &mut text).unwrap();
+    std::fs::write(&opb, text).unwrap();
+    let file = std::io::BufWriter::new(std::fs::File::create(&pbp).unwrap());
+    prove_optimal(model, assignment, colour, file).expect("a proof of optimality");
+    check(&opb, &pbp).expect("VeriPB accepts the proof")
+}
+
+fn work_dir(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("knights-sat-certify-diff-{}-{name}", std::process::id()))
+}
+
+/// A random exchange: one or two pieces a side on a small board, the goal another placement of
+/// the same pieces.
+fn random_exchange(rng: &mut ChaCha8Rng) -> ExchangePuzzle {
+    let board = Board::new(rng.random_range(3..=4), 3).unwrap();
+    let kinds = [PieceKind::Knight, PieceKind::Rook, PieceKind::Bishop, PieceKind::King, PieceKind::Queen];
+    let mut squares: Vec<Square> = board.squares().collect();
+    let pieces: Vec<Piece> = (0..rng.random_range(2..=3))
+        .map(|i| Piece { side: i % 2, kind: kinds[rng.random_range(0..kinds.len())] })
+        .collect();
+    let mut place = |rng: &mut ChaCha8Rng| {
+        let mut position = Position::empty(board.area());
+        for &piece in &pieces {
+            let i = rng.random_range(0..squares.len());
+            position.place(squares[i], piece).unwrap();
+            squares.swap_remove(i);
+        }
+        squares = board.squares().collect();
+        position
+    };
+    let (start, goal) = (place(rng), place(rng));
+    let side = |name: &str| Side { name: name.into(), pawns: knights_sat::encodings::geometry::PawnDirection::Up };
+    ExchangePuzzle::new(None, board.clone(), vec![side("white"), side("black")], start, goal).unwrap()
+}
+
+#[test]
+fn exchanges_certified_at_the_breadth_first_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut certified = 0;
+    for i in 0..40 {
+        let puzzle = random_exchange(&mut rng);
+        let Ok(Some(moves)) = shortest_route(&puzzle, 100_000) else { continue };
+        if moves.len() > 12 {
+            continue;
+        }
+        let cap = exchange_cap_model(&puzzle, moves.len());
+        let assignment = cap.assignment(&puzzle, &moves).unwrap();
+        let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("exchange-{i}")), None);
+        let value = moves.len() as i64;
+        assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
+        certified += 1;
+    }
+    assert!(certified >= 15, "only {certified} puzzles had a short enough optimum");
+}
+
+/// A random tour: one or two knights on a small board with at most one queen, a few targets
+/// in any or the listed order, the fewest moves.
+fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
+    let board = Board::new(rng.random_range(4..=5), rng.random_range(4..=5)).unwrap();
+    let squares: Vec<Square> = board.squares().collect();
+    let pick = |rng: &mut ChaCha8Rng| squares[rng.random_range(0..squares.len())];
+    let attackers = if rng.random_bool(0.5) { vec![(PieceKind::Queen, pick(rng))] } else { Vec::new() };
+    let knights: Vec<KnightStart> = (0..rng.random_range(1..=2)).map(|_| KnightStart::At(pick(rng))).collect();
+    let mut targets: Vec<Square> = Vec::new();
+    for _ in 0..rng.random_range(2..=5) {
+        let square = pick(rng);
+        if !targets.contains(&square) {
+            targets.push(square);
+        }
+    }
+    let order = if rng.random_bool(0.4) { VisitOrder::Listed } else { VisitOrder::Any };
+    TourPuzzle::new(None, board, attackers, knights, Some(targets), order, TourObjective::Moves).ok()
+}
+
+#[test]
+fn tours_certified_at_the_breadth_first_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
+    let search = TourSearch { solver: SolverKind::Varisat, ..TourSearch::default() };
+    let mut certified = 0;
+    for i in 0..40 {
+        let Some(puzzle) = random_tour(&mut rng) else { continue };
+        let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
+        let outcome = solve_tour(&puzzle, &search, &mut |_| {}).unwrap();
+        let (Status::Optimal, Some(Solution::Route(route))) = (outcome.status, outcome.solution) else {
+            panic!("puzzle {i}: the driver found no optimum")
+        };
+        assert_eq!(route.moves(), optimum.moves, "puzzle {i}");
+        let cap = tour_cap_model(&puzzle, optimum.moves).unwrap();
+        let assignment = cap.assignment(&puzzle, &route).unwrap();
+        let colour = cap.colour_argument(&puzzle);
+        let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("tour-{i}")), colour.as_ref());
+        let value = optimum.moves as i64;
+        assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
+        certified += 1;
+    }
+    assert!(certified >= 15, "only {certified} tours were certified");
+}
