@@ -19,7 +19,7 @@ use knights_sat_encodings::linear::{
 };
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use knights_sat_encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
-use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
+use knights_sat_encodings::puzzle::{ExchangePuzzle, Move, Puzzle};
 
 use super::tour::{distance_bound, leg_puzzle};
 use super::{Event, Knowledge, Outcome, Query, Solution, StepStats};
@@ -133,10 +133,8 @@ fn network_flow(puzzle: &ExchangePuzzle, emit: &mut dyn FnMut(Event)) -> Result<
     Ok(false)
 }
 
-fn checked_moves(
-    puzzle: &ExchangePuzzle,
-    moves: Vec<knights_sat_encodings::puzzle::Move>,
-) -> Result<Vec<knights_sat_encodings::puzzle::Move>, Error> {
+/// Replays `moves` with the rules checker, which must end on the goal.
+fn checked_moves(puzzle: &ExchangePuzzle, moves: Vec<Move>) -> Result<Vec<Move>, Error> {
     let positions = replay_exchange(puzzle, &moves).map_err(|v| Error::CheckerRejected(v.to_string()))?;
     if positions.last() != Some(&puzzle.goal) {
         return Err(Error::CheckerRejected("the moves do not end on the goal".into()));

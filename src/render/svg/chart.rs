@@ -137,7 +137,7 @@ fn cactus(rows: &[BenchRow], configs: &[&str], timeout: f64) -> String {
     );
     for (c, config) in configs.iter().enumerate() {
         let (lx, ly) = (12.0 + (c % 3) as f64 * 260.0, 58.0 + (c / 3) as f64 * 20.0);
-        svg += &rect(lx, ly, 14.0, 12.0, &format!("fill=\"{}\"", bar_colour(&configs, c)));
+        svg += &rect(lx, ly, 14.0, 12.0, &format!("fill=\"{}\"", STYLES[c % STYLES.len()].0));
         svg += &text(lx + 20.0, ly + 11.0, "font-size=\"12\"", config);
     }
     let mut tick = 0.01;
