@@ -121,13 +121,23 @@ fn timeout_reports_what_is_known() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_the_search_and_reports_what_is_known() {
+    use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     let file = puzzle_file("interrupted.toml", SLOW_KNIGHTS);
-    let child = Command::new(env!("CARGO_BIN_EXE_knights-sat"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_knights-sat"));
+    command
         .args(["solve", file.to_str().unwrap(), "--json", "--no-distance-sum", "--no-canonical-order"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+        .stdout(Stdio::piped());
+    // The binary leaves an ignored SIGINT ignored, as `nohup` expects, and a test started in
+    // the background of a shell inherits it ignored: give the child the default disposition.
+    // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = command.spawn().expect("the binary starts");
     std::thread::sleep(std::time::Duration::from_millis(700));
     let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
     assert!(sent.success());
