@@ -1,5 +1,6 @@
-//! The cost of certificates: solve time with and without `--certify`, the proof's size, and
-//! the time `verify` takes, for knight domination on n x n boards (n = 8..12) and Guarini:
+//! The cost of certificates: solve time with and without `--certify`, the proof's size as text
+//! and gzipped, and the time `verify` takes on each, for knight domination on n x n boards
+//! (n = 8..12) and Guarini:
 //!
 //! ```text
 //! cargo bench --bench certify
@@ -16,6 +17,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use knights_sat::certify::{PROOF, PROOF_GZ};
 
 /// Runs `knights-sat` with `args`; the seconds it took, or `None` past `limit` or on failure.
 fn timed(args: &[&str], limit: f64) -> Option<f64> {
@@ -44,6 +47,11 @@ fn cell(seconds: Option<f64>, limit: f64) -> String {
     seconds.map_or(format!("> {limit:.0}"), |s| format!("{s:.2}"))
 }
 
+/// The text proof of the certificate in `dir`.
+fn work_proof(dir: &str) -> PathBuf {
+    Path::new(dir).join(PROOF)
+}
+
 /// A puzzle file for knight domination on an n x n board.
 fn domination(dir: &Path, n: usize) -> PathBuf {
     let path = dir.join(format!("knights-domination-{n}x{n}.toml"));
@@ -60,30 +68,40 @@ fn main() {
         (8..=12).map(|n| (format!("knight domination {n}x{n}"), domination(&work, n))).collect();
     puzzles.push(("Guarini (16)".into(), PathBuf::from("puzzles/guarini.toml")));
     println!("\ncertificates (search: {solver}; limit {limit} s per run)\n");
-    println!("| puzzle | solve s | solve --certify s | overhead s | proof lines | proof MiB | verify s |");
-    println!("|---|---|---|---|---|---|---|");
+    println!(
+        "| puzzle | solve s | --certify s (text) | --certify s (gzip) | proof lines | text MiB | gzip MiB | verify s (text) | verify s (gzip) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (label, path) in puzzles {
         let puzzle = path.to_str().expect("a UTF-8 path");
-        let dir = work.join(label.replace([' ', '(', ')'], "_"));
-        let _ = std::fs::remove_dir_all(&dir);
-        let target = dir.to_str().expect("a UTF-8 path");
         let plain = timed(&["solve", "--quiet", "--solver", &solver, puzzle], limit);
-        let certified = timed(&["solve", "--quiet", "--solver", &solver, puzzle, "--certify", target], limit);
-        let proof = std::fs::read(dir.join("proof.pbp")).ok().filter(|_| certified.is_some());
-        let (lines, mib) = proof.as_ref().map_or(("-".into(), "-".into()), |p| {
-            let lines = p.iter().filter(|&&b| b == b'\n').count();
-            (lines.to_string(), format!("{:.2}", p.len() as f64 / (1024.0 * 1024.0)))
-        });
-        let verify = proof.as_ref().map(|_| timed(&["verify", target], limit));
-        let overhead = match (plain, certified) {
-            (Some(p), Some(c)) => format!("{:.2}", c - p),
-            _ => "-".into(),
+        let mut cells = Vec::new();
+        let mut proofs = Vec::new();
+        for compression in ["none", "gzip"] {
+            let dir = work.join(format!("{}-{compression}", label.replace([' ', '(', ')'], "_")));
+            let _ = std::fs::remove_dir_all(&dir);
+            let target = dir.to_str().expect("a UTF-8 path").to_string();
+            let args = ["solve", "--quiet", "--solver", &solver, puzzle, "--certify", &target];
+            let certified = timed(&[&args[..], &["--proof-compression", compression]].concat(), limit);
+            cells.push(cell(certified, limit));
+            let name = if compression == "gzip" { PROOF_GZ } else { PROOF };
+            proofs.push((certified.and_then(|_| std::fs::metadata(dir.join(name)).ok()), target));
+        }
+        let text = proofs[0].0.as_ref().and_then(|_| std::fs::read(work_proof(&proofs[0].1)).ok());
+        let lines = text.as_ref().map_or("-".into(), |t| t.iter().filter(|&&b| b == b'\n').count().to_string());
+        let mib = |bytes: Option<u64>| bytes.map_or("-".into(), |b| format!("{:.2}", b as f64 / (1024.0 * 1024.0)));
+        let verify = |(meta, dir): &(Option<std::fs::Metadata>, String)| {
+            meta.as_ref().map_or("-".into(), |_| cell(timed(&["verify", dir], limit), limit))
         };
         println!(
-            "| {label} | {} | {} | {overhead} | {lines} | {mib} | {} |",
+            "| {label} | {} | {} | {} | {lines} | {} | {} | {} | {} |",
             cell(plain, limit),
-            cell(certified, limit),
-            verify.map_or("-".into(), |v| cell(v, limit))
+            cells[0],
+            cells[1],
+            mib(proofs[0].0.as_ref().map(|m| m.len())),
+            mib(proofs[1].0.as_ref().map(|m| m.len())),
+            verify(&proofs[0]),
+            verify(&proofs[1]),
         );
     }
     let _ = std::fs::remove_dir_all(&work);

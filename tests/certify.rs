@@ -206,6 +206,91 @@ fn tampering_with_any_part_is_caught_and_named() {
     assert!(run.stdout.contains("ok   c. proof"), "{}", run.stdout);
 }
 
+/// Reads a gzip file as text.
+fn gunzip(path: &Path) -> String {
+    use std::io::Read;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut text).unwrap();
+    text
+}
+
+/// Writes text as a gzip file.
+fn gzip(path: &Path, text: &str) {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(std::fs::File::create(path).unwrap(), flate2::Compression::fast());
+    encoder.write_all(text.as_bytes()).unwrap();
+    encoder.finish().unwrap();
+}
+
+#[test]
+fn a_gzipped_proof_is_streamed_through_the_checker_and_tampering_inside_it_is_caught() {
+    let path = puzzle_file("certify-gzip-5x5.toml", DOMINATION_5X5);
+    let dir = fresh_dir("gzip");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        path.to_str().unwrap(),
+        "--certify",
+        dir.to_str().unwrap(),
+        "--proof-compression",
+        "gzip",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("gzipped"), "{}", run.stdout);
+    assert!(dir.join("proof.pbp.gz").is_file() && !dir.join("proof.pbp").exists());
+    let text = gunzip(&dir.join("proof.pbp.gz"));
+    assert!(text.starts_with("pseudo-Boolean proof version 2.0\n"), "{text}");
+    assert_verified(&dir, "5", "5 <= obj <= 5");
+
+    // The empty clause deleted inside the compressed proof.
+    let spoiled = copy(&dir, "gzip-deleted");
+    let empty = text.lines().find(|l| l.starts_with("rup  >= 1 ;")).expect("the empty clause");
+    gzip(&spoiled.join("proof.pbp.gz"), &text.replacen(&format!("{empty}\n"), "", 1));
+    let run = verify(&spoiled);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp.gz"), "{}", run.stdout);
+
+    // A compressed proof cut short: the read error is named, not taken for the end.
+    let cut = copy(&dir, "gzip-cut");
+    let bytes = std::fs::read(cut.join("proof.pbp.gz")).unwrap();
+    std::fs::write(cut.join("proof.pbp.gz"), &bytes[..bytes.len() / 2]).unwrap();
+    let run = verify(&cut);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp.gz: cannot read"), "{}", run.stdout);
+
+    // Two proofs side by side: which one is the certificate's is not guessed.
+    let both = copy(&dir, "gzip-both");
+    std::fs::write(both.join("proof.pbp"), &text).unwrap();
+    let run = verify(&both);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("holds both proof.pbp and proof.pbp.gz"), "{}", run.stderr);
+
+    // Certifying again as text replaces the compressed proof.
+    let run = knights_sat(&["solve", "--quiet", path.to_str().unwrap(), "--certify", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(dir.join("proof.pbp").is_file() && !dir.join("proof.pbp.gz").exists());
+    assert_verified(&dir, "5", "5 <= obj <= 5");
+}
+
+#[test]
+fn proof_compression_is_checked_and_needs_certify() {
+    let run = knights_sat(&["solve", "--quiet", "puzzles/knights-domination-8x8.toml", "--proof-compression", "gzip"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--certify"), "{}", run.stderr);
+    let dir = fresh_dir("bad-compression");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        "puzzles/knights-domination-8x8.toml",
+        "--certify",
+        dir.to_str().unwrap(),
+        "--proof-compression",
+        "zip",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("unknown proof compression `zip`; expected one of auto, none, gzip"), "{}", run.stderr);
+}
+
 #[test]
 fn a_missing_or_malformed_directory_is_bad_input() {
     let missing = fresh_dir("missing");

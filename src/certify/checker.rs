@@ -1,14 +1,23 @@
 //! VeriPB, in-process: checks a proof against an OPB model and reports what it concluded.
 //!
-//! The proof must be in VeriPB's line-based format 2.0 (as pigeons writes it), so that its
-//! `conclusion` line, the one rule that the checker accepted as the conclusion, can be read
-//! back: `BOUNDS lower upper`, with the lower bound derived and the upper bound witnessed by a
-//! logged solution. Proofs that use unchecked assumptions are rejected.
+//! The proof, text or gzip, is streamed through VeriPB's rules line by line. It must be in
+//! VeriPB's line-based format 2.0 (as pigeons writes it), so that its `conclusion` line, the
+//! one rule that the checker accepted as the conclusion, can be read back: `BOUNDS lower
+//! upper`, with the lower bound derived and the upper bound witnessed by a logged solution.
+//! Proofs that use unchecked assumptions are rejected.
 
+use std::io::BufRead;
 use std::path::Path;
 
+use logos::Logos;
 use veripb::args::Args;
-use veripb::prelude::{Context, Verifier};
+use veripb::prelude::{Context, RuleToken, Verifier};
+use veripb::rules::line_to_rule;
+
+use super::proof_file;
+
+/// The first line of every proof this checker accepts.
+const HEADER: &str = "pseudo-Boolean proof version 2.0";
 
 /// What a checked proof concluded about the objective (as OPB minimises it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,20 +28,20 @@ pub struct Bounds {
     pub upper: i64,
 }
 
-/// Checks `proof` against `model` with VeriPB; the bounds it concluded, or why it failed.
+/// Checks `proof` (text, or gzip-compressed) against `model` with VeriPB; the bounds it
+/// concluded, or why it failed.
+///
+/// The proof is read as a stream, one line at a time, so that its size is bounded by the disk
+/// rather than by memory.
 pub fn check(model: &Path, proof: &Path) -> Result<Bounds, String> {
-    let text = std::fs::read_to_string(proof).map_err(|e| format!("cannot read {}: {e}", proof.display()))?;
-    if text.lines().next().map(str::trim) != Some("pseudo-Boolean proof version 2.0") {
-        return Err("the proof does not start with `pseudo-Boolean proof version 2.0`".into());
-    }
-    let bounds = conclusion(&text)?;
+    let reader = proof_file::open(proof).map_err(|e| format!("cannot read {}: {e}", proof.display()))?;
     let (model, proof) = (model.to_path_buf(), proof.to_path_buf());
-    let run = move || -> Result<(), String> {
+    let run = move || -> Result<Vec<String>, String> {
         let (formula, variables, _labels) =
             veripb_parser::opb_parser::parse_opb_from_file(&model).map_err(|e| format!("model.opb: {e}"))?;
         let args = Args {
             formula: model,
-            derivation: proof,
+            derivation: proof.clone(),
             print_verification_result: false,
             show_warnings: false,
             ..Args::default()
@@ -40,26 +49,53 @@ pub fn check(model: &Path, proof: &Path) -> Result<Bounds, String> {
         let context = Context::new(args, variables);
         let mut verifier = Verifier::new(context, formula).map_err(|e| e.to_string())?;
         verifier.initialize().map_err(|e| format!("{e:#}"))?;
-        verifier.verify_file_version_2().map_err(|e| format!("{e:#}"))?;
+        let conclusions = verify_lines(&mut verifier, reader, &proof)?;
         if verifier.context.assumption_used {
             return Err("the proof uses unchecked assumptions".into());
         }
         if !verifier.context.has_conclusion {
             return Err("the proof has no conclusion".into());
         }
-        Ok(())
+        Ok(conclusions)
     };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
-        Ok(Ok(())) => Ok(bounds),
+        Ok(Ok(conclusions)) => conclusion(&conclusions),
         Ok(Err(e)) => Err(e.lines().map(str::trim).collect::<Vec<_>>().join(" ")),
         Err(_) => Err("VeriPB stopped on malformed input".into()),
     }
 }
 
+/// Feeds the proof to `verifier` line by line, as VeriPB's own file loop does, but from any
+/// reader and failing on a read error instead of stopping short; the `conclusion` lines seen.
+fn verify_lines(verifier: &mut Verifier, reader: Box<dyn BufRead>, path: &Path) -> Result<Vec<String>, String> {
+    let mut conclusions = Vec::new();
+    let mut read = 0;
+    for (index, line) in reader.lines().enumerate() {
+        read += 1;
+        let number = index + 1;
+        let line = line.map_err(|e| format!("cannot read {} at line {number}: {e}", path.display()))?;
+        if index == 0 && line.trim() != HEADER {
+            return Err(format!("the proof does not start with `{HEADER}`"));
+        }
+        if line.split_whitespace().next() == Some("conclusion") {
+            conclusions.push(line.clone());
+        }
+        let rule = line_to_rule(RuleToken::lexer(&line), &mut verifier.context)
+            .map_err(|e| format!("parsing error at {}:{number}: {e}", path.display()))?;
+        verifier.execute_rule(index, rule).map_err(|e| format!("{e:#}"))?;
+    }
+    if read == 0 {
+        return Err("the proof is empty".into());
+    }
+    if !verifier.context.has_end_proof {
+        return Err("the proof does not end with `end pseudo-Boolean proof`".into());
+    }
+    Ok(conclusions)
+}
+
 /// The bounds of the proof's single `conclusion BOUNDS` line.
-fn conclusion(text: &str) -> Result<Bounds, String> {
-    let lines: Vec<&str> = text.lines().filter(|l| l.split_whitespace().next() == Some("conclusion")).collect();
-    let [line] = lines.as_slice() else {
+fn conclusion(lines: &[String]) -> Result<Bounds, String> {
+    let [line] = lines else {
         return Err(format!("the proof has {} conclusion lines, not one", lines.len()));
     };
     // conclusion BOUNDS lower [: id] upper [: assignment]

@@ -2,17 +2,18 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
+use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
 use super::{certified_model, checker, opb_value, prove, solution, CertifyError, ColourArgument};
 use crate::driver::Solution;
 use crate::encodings::check::{check_placement, replay_exchange, replay_tour};
 use crate::encodings::linear::{write_opb, LinearModel};
 use crate::encodings::puzzle::{self, Puzzle};
 
-/// The files of a certificate: the puzzle, the model, the solution and the proof.
-pub const FILES: [&str; 4] = ["puzzle.toml", "model.opb", "solution.txt", "proof.pbp"];
+/// The files of a certificate besides its proof: the puzzle, the model and the solution. The
+/// proof is [`PROOF`] or, compressed, [`PROOF_GZ`].
+pub const FILES: [&str; 3] = ["puzzle.toml", "model.opb", "solution.txt"];
 
 /// A certificate just written, with the figures of its proof.
 #[derive(Clone, Debug)]
@@ -23,22 +24,22 @@ pub struct Certificate {
     pub value: usize,
     /// Variables of `model.opb`.
     pub model_variables: usize,
-    /// Size of `proof.pbp` in bytes.
-    pub proof_bytes: u64,
-    /// Lines of `proof.pbp`.
-    pub proof_lines: usize,
+    /// The proof file and its sizes.
+    pub proof: StoredProof,
     /// The figures of the proof.
     pub figures: prove::ProofFigures,
 }
 
 /// Writes the certificate of `solution` (objective value `value`, believed optimal) for
-/// `puzzle`, whose file text is `puzzle_text`, into `dir`.
+/// `puzzle`, whose file text is `puzzle_text`, into `dir`, the proof stored as `compression`
+/// says.
 pub fn certify(
     puzzle: &Puzzle,
     puzzle_text: &str,
     solution: &Solution,
     value: usize,
     dir: &Path,
+    compression: ProofCompression,
 ) -> Result<Certificate, CertifyError> {
     let (model, assignment, colour) = model_and_assignment(puzzle, solution, value)?;
     std::fs::create_dir_all(dir)?;
@@ -47,19 +48,10 @@ pub fn certify(
     write_opb(&model, &mut opb)?;
     std::fs::write(dir.join(FILES[1]), opb)?;
     std::fs::write(dir.join(FILES[2]), solution::write_solution(puzzle, solution, value))?;
-    let path = dir.join(FILES[3]);
-    let figures =
-        prove::prove_optimal(&model, &assignment, colour.as_ref(), BufWriter::new(std::fs::File::create(&path)?))?;
-    let proof_bytes = std::fs::metadata(&path)?.len();
-    let proof_lines = std::fs::read(&path)?.iter().filter(|&&b| b == b'\n').count();
-    Ok(Certificate {
-        dir: dir.to_path_buf(),
-        value,
-        model_variables: model.variables.len(),
-        proof_bytes,
-        proof_lines,
-        figures,
-    })
+    let mut proof = ProofWriter::create(dir, compression)?;
+    let figures = prove::prove_optimal(&model, &assignment, colour.as_ref(), proof.writer())?;
+    let proof = proof.finish()?;
+    Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
 }
 
 /// The certified model of `puzzle` at `value`, the values `solution` gives its variables, and
@@ -166,12 +158,13 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
     for name in FILES {
         if !dir.join(name).is_file() {
             return Err(malformed(format!(
-                "{} has no {name}; a certificate holds {}",
+                "{} has no {name}; a certificate holds {} and {PROOF} (or {PROOF_GZ})",
                 dir.display(),
                 FILES.join(", ")
             )));
         }
     }
+    let proof = proof_file::find(dir).map_err(malformed)?;
     let puzzle = puzzle::parse(&read(FILES[0])?, "puzzle.toml").map_err(|e| malformed(e.to_string()))?;
     let solution_text = read(FILES[2])?;
     let value = solution::stated_value(&solution_text).ok_or_else(|| {
@@ -180,7 +173,7 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
     let checks = vec![
         verdict(Part::Solution, check_solution(&puzzle, &solution_text, value)),
         verdict(Part::Model, check_model(&puzzle, value, &dir.join(FILES[1]))),
-        verdict(Part::Proof, check_proof(&puzzle, value, &dir.join(FILES[1]), &dir.join(FILES[3]))),
+        verdict(Part::Proof, check_proof(&puzzle, value, &dir.join(FILES[1]), &proof)),
     ];
     Ok(Verification { value, checks })
 }
@@ -244,7 +237,8 @@ fn check_model(puzzle: &Puzzle, value: usize, path: &Path) -> Result<String, Str
 /// c. Checks the proof with VeriPB and compares its bounds with the stated value.
 fn check_proof(puzzle: &Puzzle, value: usize, model: &Path, proof: &Path) -> Result<String, String> {
     let started = std::time::Instant::now();
-    let bounds = checker::check(model, proof).map_err(|e| format!("VeriPB rejects proof.pbp: {e}"))?;
+    let name = proof.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let bounds = checker::check(model, proof).map_err(|e| format!("VeriPB rejects {name}: {e}"))?;
     let stated = opb_value(puzzle, value);
     if bounds.lower != stated || bounds.upper != stated {
         return Err(format!(

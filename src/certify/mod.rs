@@ -1,8 +1,8 @@
 //! Certificates of optimality, checked by VeriPB.
 //!
 //! A certificate is a directory: the puzzle (`puzzle.toml`), its 0-1 linear model with the
-//! objective (`model.opb`), a solution (`solution.txt`) and a VeriPB proof (`proof.pbp`) that
-//! no solution of the model is better. [`certify`] writes one from a solution that a search
+//! objective (`model.opb`), a solution (`solution.txt`) and a VeriPB proof (`proof.pbp`, or
+//! `proof.pbp.gz` when it is long) that no solution of the model is better. [`certify`] writes one from a solution that a search
 //! found; [`verify`] checks one without trusting the encoder or the solver:
 //!
 //! a. the solution, replayed by the independent rules checker, has the stated value;
@@ -19,6 +19,7 @@ mod colour;
 mod derive;
 mod directory;
 mod exchange_model;
+mod proof_file;
 mod prove;
 mod solution;
 mod tour_model;
@@ -28,6 +29,7 @@ pub use checker::{check, Bounds};
 pub use colour::ColourArgument;
 pub use directory::{certify, verify, Certificate, Check, Part, Verification, VerifyError, FILES};
 pub use exchange_model::{exchange_cap_model, ExchangeCap};
+pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, ProofFigures};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{tour_cap_model, TourCap};

@@ -194,6 +194,11 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "DIR")]
     pub certify: Option<PathBuf>,
 
+    /// How the certificate stores its proof: `auto` (text, gzip once it passes 64 MiB), `none`
+    /// (always text, proof.pbp) or `gzip` (always proof.pbp.gz). `verify` reads either.
+    #[arg(long, global = true, value_name = "HOW", default_value = "auto", requires = "certify")]
+    pub proof_compression: String,
+
     /// No progress display on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use knights_sat::certify::ProofCompression;
 use knights_sat::driver::{ExchangeSearch, PlacementSearch, Strategy, TourSearch};
 use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
@@ -40,6 +41,8 @@ pub struct SolveSettings {
     pub json: bool,
     /// Where to write a certificate of optimality.
     pub certify: Option<PathBuf>,
+    /// How the certificate's proof is stored.
+    pub proof_compression: ProofCompression,
     /// Show progress on stderr (only if it is a terminal).
     pub progress: bool,
 }
@@ -72,6 +75,7 @@ impl SolveSettings {
             Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
             Some(s) => return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {s}"))),
         };
+        let proof_compression: ProofCompression = options.proof_compression.parse().map_err(CliError::Usage)?;
         if options.certify.is_some() && args.inline.is_some() {
             return Err(CliError::Usage("--certify needs a puzzle file, which the certificate copies".into()));
         }
@@ -136,6 +140,7 @@ impl SolveSettings {
             svg_attacks: options.svg_attacks,
             json: options.json,
             certify: options.certify,
+            proof_compression,
             progress: !options.quiet,
         })
     }

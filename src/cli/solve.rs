@@ -173,6 +173,15 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     })
 }
 
+/// A size in bytes, in KiB or MiB.
+fn size(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
 /// Writes the certificate of an optimal outcome into `dir` and says so (on stderr with
 /// `--json`, so that standard output stays one JSON object).
 fn write_certificate(settings: &SolveSettings, outcome: &Outcome, dir: &std::path::Path) -> Result<(), CliError> {
@@ -182,15 +191,21 @@ fn write_certificate(settings: &SolveSettings, outcome: &Outcome, dir: &std::pat
     };
     let text = std::fs::read_to_string(&settings.source)
         .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", settings.source))))?;
-    let certificate = knights_sat::certify::certify(&settings.puzzle, &text, solution, value, dir)?;
-    let figures = certificate.figures;
+    let certificate =
+        knights_sat::certify::certify(&settings.puzzle, &text, solution, value, dir, settings.proof_compression)?;
+    let (figures, proof) = (certificate.figures, &certificate.proof);
+    let compressed = if proof.stored_bytes == proof.text_bytes {
+        String::new()
+    } else {
+        format!(", {} gzipped", size(proof.stored_bytes))
+    };
     let line = format!(
-        "certificate: {} ({} variables, {} clauses, proof {} lines, {:.1} KiB, {} lemmas, {:.2} s); check it with `knights-sat verify {}`",
+        "certificate: {} ({} variables, {} clauses, proof {} lines, {}{compressed}, {} lemmas, {:.2} s); check it with `knights-sat verify {}`",
         dir.display(),
         certificate.model_variables,
         figures.clauses,
-        certificate.proof_lines,
-        certificate.proof_bytes as f64 / 1024.0,
+        proof.lines,
+        size(proof.text_bytes),
         figures.lemmas,
         figures.seconds,
         dir.display()
