@@ -323,7 +323,7 @@ fn a_missing_or_malformed_directory_is_bad_input() {
 }
 
 #[test]
-fn certify_needs_a_puzzle_file() {
+fn a_puzzle_given_by_flags_is_certified_with_the_puzzle_written_out() {
     let dir = fresh_dir("inline");
     let run = knights_sat(&[
         "solve",
@@ -332,10 +332,12 @@ fn certify_needs_a_puzzle_file() {
         dir.to_str().unwrap(),
         "domination",
         "--board",
-        "4x4",
+        "5x5",
         "--pieces",
         "N",
     ]);
-    assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("--certify needs a puzzle file"), "{}", run.stderr);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let puzzle = std::fs::read_to_string(dir.join("puzzle.toml")).unwrap();
+    assert!(puzzle.starts_with("kind = \"domination\"\n") && puzzle.contains("board = \"5x5\""), "{puzzle}");
+    assert_verified(&dir, "5", "5 <= obj <= 5");
 }

@@ -23,6 +23,8 @@ pub struct SolveSettings {
     pub puzzle: Puzzle,
     /// Where it came from: a file path or "command line".
     pub source: String,
+    /// The puzzle file, or `None` for a puzzle given by flags.
+    pub file: Option<PathBuf>,
     /// How to search an exchange.
     pub search: ExchangeSearch,
     /// How to search a placement.
@@ -76,9 +78,7 @@ impl SolveSettings {
             Some(s) => return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {s}"))),
         };
         let proof_compression: ProofCompression = options.proof_compression.parse().map_err(CliError::Usage)?;
-        if options.certify.is_some() && args.inline.is_some() {
-            return Err(CliError::Usage("--certify needs a puzzle file, which the certificate copies".into()));
-        }
+        let file = args.puzzle.clone();
         let (puzzle, source) = match (args.inline, args.puzzle) {
             (Some(_), Some(path)) => {
                 return Err(CliError::Usage(format!(
@@ -131,6 +131,7 @@ impl SolveSettings {
         Ok(SolveSettings {
             puzzle,
             source,
+            file,
             search,
             placement,
             tour,

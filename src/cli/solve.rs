@@ -189,8 +189,12 @@ fn write_certificate(settings: &SolveSettings, outcome: &Outcome, dir: &std::pat
         eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display());
         return Ok(());
     };
-    let text = std::fs::read_to_string(&settings.source)
-        .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", settings.source))))?;
+    // A puzzle file is copied as it is, comments and all; a puzzle given by flags is written out.
+    let text = match &settings.file {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?,
+        None => knights_sat::encodings::puzzle::to_toml(&settings.puzzle),
+    };
     let certificate =
         knights_sat::certify::certify(&settings.puzzle, &text, solution, value, dir, settings.proof_compression)?;
     let (figures, proof) = (certificate.figures, &certificate.proof);

@@ -10,12 +10,14 @@ pub mod placement;
 mod placement_file;
 pub mod tour;
 mod tour_file;
+mod write;
 
 use std::path::Path;
 
 pub use error::PuzzleError;
 pub use exchange::{ExchangePuzzle, Move, Position, Side};
 pub use file::parse_piece;
+pub use write::to_toml;
 
 /// A puzzle of any family.
 #[derive(Clone, Debug, PartialEq, Eq)]
