@@ -112,6 +112,21 @@ fn a_tour_in_a_listed_order_is_certified() {
 }
 
 #[test]
+fn a_weighted_placement_is_certified_at_the_exhaustive_optimum() {
+    use knights_sat::encodings::ground_truth::placement::optimal_placement;
+    // Queens weigh 3 and knights 2 on 4x4: the cheapest cover mixes them.
+    let text = "kind = \"domination\"\nboard = \"4x4\"\npieces = \"QN\"\n\
+                limits.Q = { weight = 3 }\nlimits.N = { weight = 2 }\n";
+    let path = puzzle_file("certify-weighted.toml", text);
+    let puzzle = knights_sat::encodings::puzzle::load(&path).unwrap();
+    let optimum = optimal_placement(puzzle.placement().unwrap(), 50_000_000).unwrap().unwrap();
+    let dir = certify(path.to_str().unwrap(), "weighted");
+    assert_verified(&dir, &optimum.to_string(), &format!("{optimum} <= obj <= {optimum}"));
+    let model = std::fs::read_to_string(dir.join("model.opb")).unwrap();
+    assert!(model.contains("+3 x1 +2 x2"), "{}", model.lines().find(|l| l.starts_with("min:")).unwrap_or_default());
+}
+
+#[test]
 fn tampering_with_any_part_is_caught_and_named() {
     let path = puzzle_file("certify-domination-5x5.toml", DOMINATION_5X5);
     let good = certify(path.to_str().unwrap(), "tamper");

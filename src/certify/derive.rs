@@ -14,15 +14,19 @@
 //! - otherwise: RustSAT's certified totalizer, whose clauses are derived from the row by the
 //!   encoding itself.
 //!
-//! Rows with other coefficients are not derived here: [`CertifyError::Unsupported`].
+//! Rows with other coefficients are not derived here: [`CertifyError::Unsupported`]. The
+//! objective-improving constraint may have any weights: [`weighted_at_most`] derives it through
+//! RustSAT's certified generalized totalizer.
 
 use std::io::Write;
 
-use pigeons::{AbsConstraintId, Proof};
+use pigeons::{AbsConstraintId, OperationSequence, Proof, VarLike};
 use rustsat::encodings::card::cert::{BoundLower, BoundUpper};
 use rustsat::encodings::card::Totalizer;
+use rustsat::encodings::pb::cert::BoundUpper as PbBoundUpper;
+use rustsat::encodings::pb::GeneralizedTotalizer;
 use rustsat::instances::ManageVars;
-use rustsat::types::constraints::CardConstraint;
+use rustsat::types::constraints::{CardConstraint, PbConstraint};
 use rustsat::types::{Clause, Lit, Var};
 
 use super::CertifyError;
@@ -176,4 +180,106 @@ pub fn at_least<W: Write>(
         encoded.map_err(|e| CertifyError::Internal(format!("certified totalizer: {e}")))?;
     }
     Ok(())
+}
+
+/// Literals with positive weights.
+type WeightedLits = Vec<(Lit, usize)>;
+
+/// Adds the clauses of `sum of coefficient * variable <= rhs` (the constraint numbered `id`),
+/// whatever its coefficients, through the certified generalized totalizer; negative
+/// coefficients are read on negated literals, as VeriPB normalises them. Nothing is added when
+/// the constraint holds whatever the values.
+///
+/// The clauses of the generalized totalizer go to the solver without the numbers of the proof
+/// steps that derived them: those steps are not always as strong as the clauses in
+/// propagation, so a lemma that uses them is checked by plain reverse unit propagation.
+pub fn weighted_at_most<W: Write>(
+    terms: &[(i64, usize)],
+    rhs: i64,
+    id: AbsConstraintId,
+    out: &mut Clauses,
+    vars: &mut dyn ManageVars,
+    proof: &mut Proof<W>,
+) -> Result<(), CertifyError> {
+    let overflow = || CertifyError::Unsupported("the objective's weights are too large".into());
+    // `sum of weight * literal <= room` with positive weights: -c x = c ~x - c.
+    let mut room = rhs;
+    let mut lits = Vec::with_capacity(terms.len());
+    for &(coefficient, var) in terms {
+        let lit = Lit::positive(u32::try_from(var).map_err(|_| overflow())?);
+        match coefficient {
+            0 => {}
+            c if c > 0 => lits.push((lit, usize::try_from(c).map_err(|_| overflow())?)),
+            c => {
+                room = room.checked_sub(c).ok_or_else(overflow)?;
+                lits.push((!lit, usize::try_from(-c).map_err(|_| overflow())?));
+            }
+        }
+    }
+    if room < 0 {
+        return Err(CertifyError::Internal("the weighted bound cannot be met".into()));
+    }
+    // A literal weighing more than the room is false: its unit clause follows from the
+    // constraint by propagation. Adding `weight * literal >= 0` to the constraint cancels its
+    // term and leaves the room as it was, so the encoding only sees the others.
+    let (heavy, light): (WeightedLits, WeightedLits) = lits.into_iter().partition(|&(_, w)| w as i64 > room);
+    if heavy.is_empty() {
+        return generalized_totalizer(light, room, id, out, vars, proof);
+    }
+    let mut cancel = OperationSequence::<Var>::from(id);
+    for &(lit, weight) in &heavy {
+        out.clauses.push(([!lit].into_iter().collect(), Some(id)));
+        cancel += lit.var().axiom(lit.is_neg()) * weight;
+    }
+    if light.is_empty() {
+        return Ok(());
+    }
+    let id = proof.operations(&cancel)?;
+    generalized_totalizer(light, room, id, out, vars, proof)
+}
+
+/// The clauses of `sum of weight * literal <= room` (numbered `id`), every weight at most
+/// `room`: weights with a common divisor are divided by it, in the proof too (VeriPB's
+/// division rounds the room down); unit weights go to the certified totalizer, others to the
+/// certified generalized totalizer.
+fn generalized_totalizer<W: Write>(
+    mut lits: WeightedLits,
+    mut room: i64,
+    mut id: AbsConstraintId,
+    out: &mut Clauses,
+    vars: &mut dyn ManageVars,
+    proof: &mut Proof<W>,
+) -> Result<(), CertifyError> {
+    let overflow = || CertifyError::Unsupported("the objective's weights are too large".into());
+    let divisor = lits.iter().fold(0, |g, &(_, w)| gcd(g, w));
+    if divisor > 1 {
+        id = proof.operations::<Var>(&(OperationSequence::from(id) / divisor))?;
+        lits.iter_mut().for_each(|(_, w)| *w /= divisor);
+        room = room.div_euclid(divisor as i64);
+    }
+    if lits.iter().all(|&(_, w)| w == 1) {
+        // `sum of lits <= room` is `sum of negated lits >= n - room`.
+        let k = lits.len() as i64 - room;
+        return at_least(lits.into_iter().map(|(l, _)| !l).collect(), k, id, out, vars, proof);
+    }
+    let room = isize::try_from(room).map_err(|_| overflow())?;
+    let PbConstraint::Ub(constraint) = PbConstraint::new_ub_unsigned(lits, room) else {
+        return Err(CertifyError::Internal("not an upper bound".into()));
+    };
+    let first = out.clauses.len();
+    GeneralizedTotalizer::encode_ub_constr_cert((constraint, id), out, vars, proof)
+        .map_err(|e| CertifyError::Internal(format!("certified generalized totalizer: {e}")))?;
+    for clause in &mut out.clauses[first..] {
+        clause.1 = None;
+    }
+    Ok(())
+}
+
+/// The greatest common divisor.
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }

@@ -3,7 +3,8 @@
 //! 1. `soli`: the solution is logged; VeriPB checks it against every row and records its
 //!    objective value `v`, and adds the objective-improving constraint `objective <= v - 1`;
 //! 2. the model's rows become clauses ([`super::derive`]), and the improving constraint becomes
-//!    clauses through RustSAT's certified totalizer, derived from it in the proof;
+//!    clauses through RustSAT's certified totalizer (the generalized totalizer when the
+//!    objective has other weights than 1), derived from it in the proof;
 //! 3. varisat refutes these clauses, and each clause it learns becomes a `rup` step with
 //!    hints ([`super::trace`]), ending with the empty clause;
 //! 4. `conclusion BOUNDS v v`: no solution is better than `v`, and one has `v`.
@@ -75,16 +76,23 @@ pub fn prove_optimal<W: Write>(
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut clauses = Clauses::default();
     proof.comment(&"the objective-improving constraint as clauses (certified totalizer)")?;
-    let contradiction = match derive::cardinality(&objective, Relation::AtMost, value - 1) {
+    let bound = value - 1;
+    let contradiction = match derive::cardinality(&objective, Relation::AtMost, bound) {
         Some((lits, k)) if k > lits.len() as i64 => true,
         Some((lits, k)) => {
             derive::at_least(lits, k, improving, &mut clauses, &mut vars, &mut proof)?;
             false
         }
         None => {
-            return Err(CertifyError::Unsupported(
-                "the objective has weights other than 1; only unit weights are certified".into(),
-            ))
+            // Weights other than 1: the best value any solution could have, weighed against
+            // the bound, then the generalized totalizer.
+            let least: i64 = objective.iter().map(|&(c, _)| c.min(0)).sum();
+            if least > bound {
+                true
+            } else {
+                derive::weighted_at_most(&objective, bound, improving, &mut clauses, &mut vars, &mut proof)?;
+                false
+            }
         }
     };
     proof.comment(&"the model's rows as clauses: clause rows and \"at most one\" rows need no steps; others by the certified totalizer")?;
