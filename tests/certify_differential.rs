@@ -7,18 +7,21 @@
 //! confirms. Placements with weights, limits, fixed pieces and empty squares go through the
 //! whole of `certify` and `verify`, at the optimum of the exhaustive search.
 
+mod common;
+
 use std::path::Path;
+
+use common::random::random_placement;
 
 use knights_sat::certify::{
     certify, check, exchange_cap_model, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument, ProofCompression,
 };
 use knights_sat::driver::{solve_placement, solve_tour, PlacementSearch, Solution, Status, TourSearch};
-use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
+use knights_sat::encodings::geometry::{Board, Piece, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_route;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::ground_truth::tour::optimal_tour;
 use knights_sat::encodings::linear::{write_opb, LinearModel};
-use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
 use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
 use knights_sat::solver::SolverKind;
@@ -130,42 +133,13 @@ fn tours_certified_at_the_breadth_first_optimum() {
     assert!(certified >= 15, "only {certified} tours were certified");
 }
 
-/// A placement on a board up to 4x4 with one to three kinds, each weighing 1 to 3 and perhaps
-/// limited, a fixed piece or an empty square now and then; `None` if its parts clash.
-fn random_weighted_placement(rng: &mut ChaCha8Rng) -> Option<PlacementPuzzle> {
-    let board = Board::new(rng.random_range(2..=4), rng.random_range(2..=4)).unwrap();
-    let goal = PlacementGoal::ALL[rng.random_range(0..4)];
-    let mut kinds: Vec<PieceKind> = Vec::new();
-    for _ in 0..rng.random_range(1..=3) {
-        let kind = PieceKind::ALL[rng.random_range(0..6)];
-        if !kinds.contains(&kind) {
-            kinds.push(kind);
-        }
-    }
-    let rules = kinds
-        .iter()
-        .map(|&kind| {
-            let min = usize::from(rng.random_bool(0.2));
-            let max = rng.random_bool(0.3).then(|| rng.random_range(min.max(1)..=3));
-            KindRule { kind, min, max, weight: rng.random_range(1..=3) }
-        })
-        .collect();
-    let squares: Vec<Square> = board.squares().collect();
-    let empty = if rng.random_bool(0.3) { vec![squares[rng.random_range(0..squares.len())]] } else { vec![] };
-    let fixed = match squares[rng.random_range(0..squares.len())] {
-        square if rng.random_bool(0.3) && !empty.contains(&square) => vec![(square, kinds[0])],
-        _ => vec![],
-    };
-    PlacementPuzzle::new(None, board, goal, rules, PawnDirection::Up, empty, fixed).ok()
-}
-
 #[test]
 fn weighted_placements_certified_at_the_exhaustive_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 2);
     let search = PlacementSearch { solver: SolverKind::Varisat, ..PlacementSearch::default() };
     let (mut certified, mut weighted) = (0, 0);
     for i in 0..150 {
-        let Some(puzzle) = random_weighted_placement(&mut rng) else { continue };
+        let Some(puzzle) = random_placement(&mut rng) else { continue };
         let Ok(Some(optimum)) = optimal_placement(&puzzle, 2_000_000) else { continue };
         let outcome = solve_placement(&puzzle, &search, &mut |_| {}).unwrap();
         let (Status::Optimal, Some(solution), Some(value)) = (outcome.status, outcome.solution, outcome.value) else {

@@ -5,14 +5,17 @@
 //! encoding in turn, with and without symmetry breaking — and all must agree with the
 //! exhaustive search.
 
+mod common;
+
+use common::random::random_placement;
 use knights_sat::driver::{solve_placement, PlacementSearch, Solution, Status, Strategy};
 use knights_sat::encodings::check::check_placement;
 use knights_sat::encodings::encode::bound::BoundEncoding;
-use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
+use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind};
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::puzzle::placement::{KindRule, LineOfSight, PlacementGoal, PlacementPuzzle};
 use knights_sat::solver::SolverKind;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// Two searches for the `i`-th puzzle: a bound strategy and encoding in turn, and the
@@ -157,7 +160,7 @@ fn random_variants_of(seed: u64, line_of_sight: LineOfSight, count: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut compared, mut skipped) = (0, 0);
     while compared < count {
-        let Some(puzzle) = random_puzzle(&mut rng) else { continue };
+        let Some(puzzle) = random_placement(&mut rng) else { continue };
         let puzzle = puzzle.with_line_of_sight(line_of_sight);
         if agree(&puzzle, &searches(compared)) {
             compared += 1;
@@ -166,47 +169,6 @@ fn random_variants_of(seed: u64, line_of_sight: LineOfSight, count: usize) {
         }
     }
     assert!(skipped < count / 10, "{skipped} variants too large for the exhaustive search");
-}
-
-/// A puzzle on a board up to 4x4, perhaps with a removed square, one to three kinds with
-/// limits and weights, a fixed piece and a square kept empty; `None` if its parts clash.
-fn random_puzzle(rng: &mut ChaCha8Rng) -> Option<PlacementPuzzle> {
-    let board_side = |rng: &mut ChaCha8Rng| rng.random_range(1..=4);
-    let (w, h) = (board_side(rng), board_side(rng));
-    let mut board = Board::new(w, h).unwrap();
-    if w * h > 4 && rng.random_bool(0.3) {
-        board.remove(Square(rng.random_range(0..w * h) as u16));
-    }
-    let goal = PlacementGoal::ALL[rng.random_range(0..4)];
-    let mut kinds: Vec<PieceKind> = Vec::new();
-    for _ in 0..rng.random_range(1..=3) {
-        let kind = PieceKind::ALL[rng.random_range(0..6)];
-        if !kinds.contains(&kind) {
-            kinds.push(kind);
-        }
-    }
-    let rules: Vec<KindRule> = kinds
-        .iter()
-        .map(|&kind| {
-            let min = if rng.random_bool(0.2) { 1 } else { 0 };
-            let max = rng.random_bool(0.3).then(|| rng.random_range(min.max(1)..=3));
-            KindRule { kind, min, max, weight: rng.random_range(1..=3) }
-        })
-        .collect();
-    let squares: Vec<Square> = board.squares().collect();
-    let mut empty = Vec::new();
-    let mut fixed = Vec::new();
-    if rng.random_bool(0.3) {
-        empty.push(squares[rng.random_range(0..squares.len())]);
-    }
-    if rng.random_bool(0.3) {
-        let square = squares[rng.random_range(0..squares.len())];
-        if !empty.contains(&square) {
-            fixed.push((square, kinds[0]));
-        }
-    }
-    let pawns = if rng.random_bool(0.5) { PawnDirection::Up } else { PawnDirection::Down };
-    PlacementPuzzle::new(None, board, goal, rules, pawns, empty, fixed).ok()
 }
 
 /// Blocking only takes attacks away, so a placement that dominates with blocked lines dominates
