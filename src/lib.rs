@@ -24,6 +24,10 @@ pub enum Error {
     /// The SAT backend failed or is not built in.
     #[error(transparent)]
     Solver(#[from] solver::SolverError),
+    /// The chosen model cannot take this puzzle (the network-flow model's limit on positions,
+    /// a linear model for pieces that block lines): a limit of the request, not a failure.
+    #[error("the chosen model cannot take this puzzle: {0}")]
+    Unsupported(String),
     /// A solution failed the independent rules checker: a bug in knights-sat, never an answer.
     #[error("internal error: the rules checker rejected a solution found by the solver: {0}")]
     CheckerRejected(String),

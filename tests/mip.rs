@@ -145,6 +145,25 @@ mod highs {
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert!(run.stderr.contains("network-flow model is for exchanges"), "{}", run.stderr);
     }
+
+    #[test]
+    fn a_puzzle_beyond_the_linear_models_is_bad_input_not_a_failure() {
+        // Placed pieces that block lines have no linear model.
+        let run = knights_sat(&[
+            "solve",
+            "--backend",
+            "mip",
+            "domination",
+            "--board",
+            "4x4",
+            "--pieces",
+            "R",
+            "--attacks",
+            "blocked",
+        ]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("the chosen model cannot take this puzzle"), "{}", run.stderr);
+    }
 }
 
 /// Without HiGHS built in, asking for it names the feature and the packages it needs.

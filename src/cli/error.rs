@@ -12,7 +12,7 @@ pub enum Exit {
     /// 1: internal error (a solver failure, or a solution the rules checker rejected); for
     /// `verify`, a part of the certificate failed.
     Internal = 1,
-    /// 2: bad input: the puzzle or the command line.
+    /// 2: bad input: the puzzle or the command line, or a model that cannot take the puzzle.
     BadInput = 2,
     /// 3: the puzzle is infeasible (proved, or within the horizon limit).
     Infeasible = 3,
@@ -50,7 +50,9 @@ impl CliError {
     /// The exit code for this error.
     pub fn exit_code(&self) -> Exit {
         match self {
-            CliError::Puzzle(_) | CliError::Usage(_) => Exit::BadInput,
+            CliError::Puzzle(_) | CliError::Usage(_) | CliError::Search(knights_sat::Error::Unsupported(_)) => {
+                Exit::BadInput
+            }
             CliError::Search(_) | CliError::Output(_) | CliError::Certify(_) => Exit::Internal,
         }
     }

@@ -103,7 +103,7 @@ fn ask(
 }
 
 fn placement(puzzle: &PlacementPuzzle, emit: &mut dyn FnMut(Event)) -> Result<bool, Error> {
-    let modelled = placement_model(puzzle).map_err(|Unsupported(why)| unsupported(why))?;
+    let modelled = placement_model(puzzle).map_err(|Unsupported(why)| Error::Unsupported(why))?;
     match ask(&modelled.model, 0, Query::Optimise, emit)? {
         Some(values) => {
             let placement = modelled.placement(&values);
@@ -117,7 +117,7 @@ fn placement(puzzle: &PlacementPuzzle, emit: &mut dyn FnMut(Event)) -> Result<bo
 }
 
 fn network_flow(puzzle: &ExchangePuzzle, emit: &mut dyn FnMut(Event)) -> Result<bool, Error> {
-    let flow = flow_model(puzzle, FLOW_POSITIONS).map_err(|Unsupported(why)| unsupported(why))?;
+    let flow = flow_model(puzzle, FLOW_POSITIONS).map_err(|Unsupported(why)| Error::Unsupported(why))?;
     match ask(&flow.model, 0, Query::Optimise, emit)? {
         Some(values) => {
             let moves = checked_moves(puzzle, flow.moves(&values))?;
