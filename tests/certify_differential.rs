@@ -14,14 +14,14 @@ use std::path::Path;
 use common::random::random_placement;
 
 use knights_sat::certify::{
-    certify, check, exchange_cap_model, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument, ProofCompression,
+    certify, check, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument, ProofCompression,
 };
 use knights_sat::driver::{solve_placement, solve_tour, PlacementSearch, Solution, Status, TourSearch};
 use knights_sat::encodings::geometry::{Board, Piece, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_route;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::ground_truth::tour::optimal_tour;
-use knights_sat::encodings::linear::{write_opb, LinearModel};
+use knights_sat::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
 use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
 use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
 use knights_sat::solver::SolverKind;
@@ -49,7 +49,10 @@ fn work_dir(name: &str) -> std::path::PathBuf {
 /// A random exchange: one or two pieces a side on a small board, the goal another placement of
 /// the same pieces.
 fn random_exchange(rng: &mut ChaCha8Rng) -> ExchangePuzzle {
-    let board = Board::new(rng.random_range(3..=4), 3).unwrap();
+    let mut board = Board::new(rng.random_range(3..=4), 3).unwrap();
+    if rng.random_bool(0.3) {
+        board.remove(Square(rng.random_range(0..board.area()) as u16));
+    }
     let kinds = [PieceKind::Knight, PieceKind::Rook, PieceKind::Bishop, PieceKind::King, PieceKind::Queen];
     let mut squares: Vec<Square> = board.squares().collect();
     let pieces: Vec<Piece> = (0..rng.random_range(2..=3))
@@ -73,27 +76,32 @@ fn random_exchange(rng: &mut ChaCha8Rng) -> ExchangePuzzle {
 #[test]
 fn exchanges_certified_at_the_breadth_first_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let mut certified = 0;
+    let (mut certified, mut with_holes) = (0, 0);
     for i in 0..40 {
         let puzzle = random_exchange(&mut rng);
         let Ok(Some(moves)) = shortest_route(&puzzle, 100_000) else { continue };
         if moves.len() > 12 {
             continue;
         }
-        let cap = exchange_cap_model(&puzzle, moves.len());
+        let cap = exchange_model_at_most(&puzzle, moves.len());
         let assignment = cap.assignment(&puzzle, &moves).unwrap();
         let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("exchange-{i}")), None);
         let value = moves.len() as i64;
         assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
         certified += 1;
+        with_holes += usize::from(puzzle.board.removed_squares().next().is_some());
     }
     assert!(certified >= 15, "only {certified} puzzles had a short enough optimum");
+    assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
 }
 
 /// A random tour: one or two knights on a small board with at most one queen, a few targets
 /// in any or the listed order, the fewest moves.
 fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
-    let board = Board::new(rng.random_range(4..=5), rng.random_range(4..=5)).unwrap();
+    let mut board = Board::new(rng.random_range(4..=5), rng.random_range(4..=5)).unwrap();
+    if rng.random_bool(0.3) {
+        board.remove(Square(rng.random_range(0..board.area()) as u16));
+    }
     let squares: Vec<Square> = board.squares().collect();
     let pick = |rng: &mut ChaCha8Rng| squares[rng.random_range(0..squares.len())];
     let attackers = if rng.random_bool(0.5) { vec![(PieceKind::Queen, pick(rng))] } else { Vec::new() };
@@ -113,7 +121,7 @@ fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
 fn tours_certified_at_the_breadth_first_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
     let search = TourSearch { solver: SolverKind::Varisat, ..TourSearch::default() };
-    let mut certified = 0;
+    let (mut certified, mut with_holes) = (0, 0);
     for i in 0..40 {
         let Some(puzzle) = random_tour(&mut rng) else { continue };
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
@@ -129,8 +137,10 @@ fn tours_certified_at_the_breadth_first_optimum() {
         let value = optimum.moves as i64;
         assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
         certified += 1;
+        with_holes += usize::from(puzzle.board.removed_squares().next().is_some());
     }
     assert!(certified >= 15, "only {certified} tours were certified");
+    assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
 }
 
 #[test]

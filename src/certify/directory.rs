@@ -8,7 +8,7 @@ use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF,
 use super::{certified_model, checker, opb_value, prove, solution, CertifyError, ColourArgument};
 use crate::driver::Solution;
 use crate::encodings::check::{check_placement, replay_exchange, replay_tour};
-use crate::encodings::linear::{write_opb, LinearModel};
+use crate::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
 use crate::encodings::puzzle::{self, Puzzle};
 
 /// The files of a certificate besides its proof: the puzzle, the model and the solution. The
@@ -76,8 +76,8 @@ fn model_and_assignment(
             Ok((model, values, None))
         }
         (Puzzle::Exchange(p), Solution::Moves(moves)) => {
-            let cap = super::exchange_cap_model(p, value);
-            let values = cap.assignment(p, moves)?;
+            let cap = exchange_model_at_most(p, value);
+            let values = cap.assignment(p, moves).map_err(CertifyError::Internal)?;
             Ok((cap.model, values, None))
         }
         (Puzzle::Tour(p), Solution::Route(route)) => {

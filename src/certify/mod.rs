@@ -18,7 +18,6 @@ mod checker;
 mod colour;
 mod derive;
 mod directory;
-mod exchange_model;
 mod proof_file;
 mod prove;
 mod solution;
@@ -28,13 +27,12 @@ mod trace;
 pub use checker::{check, Bounds};
 pub use colour::ColourArgument;
 pub use directory::{certify, verify, Certificate, Check, Part, Verification, VerifyError, FILES};
-pub use exchange_model::{exchange_cap_model, ExchangeCap};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, ProofFigures};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{tour_cap_model, TourCap};
 
-use crate::encodings::linear::{placement_model, LinearModel};
+use crate::encodings::linear::{exchange_model_at_most, placement_model, LinearModel};
 use crate::encodings::puzzle::Puzzle;
 
 /// Why a certificate could not be written.
@@ -56,7 +54,7 @@ pub enum CertifyError {
 pub fn certified_model(puzzle: &Puzzle, value: usize) -> Result<LinearModel, CertifyError> {
     Ok(match puzzle {
         Puzzle::Placement(p) => placement_model(p).map_err(|e| CertifyError::Unsupported(e.to_string()))?.model,
-        Puzzle::Exchange(p) => exchange_cap_model(p, value).model,
+        Puzzle::Exchange(p) => exchange_model_at_most(p, value).model,
         Puzzle::Tour(p) => tour_cap_model(p, value)?.model,
     })
 }

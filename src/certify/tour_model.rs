@@ -1,7 +1,8 @@
 //! The certified model of a tour whose objective is the number of moves (knights moving one at
 //! a time): at most `cap` moves, their number minimised.
 //!
-//! As for exchanges ([`super::exchange_model`]), one model covers every horizon up to `cap`:
+//! As for exchanges ([`crate::encodings::linear::exchange_model_at_most`]), one model covers
+//! every horizon up to `cap`:
 //! in step `t` knight `k` jumps (`moved_k{k}_t{t}`) or stays; at most one knight jumps per
 //! step; a step with a jump follows a step with a jump (`after`), so the steps without one
 //! come last; the objective counts the jumps. The rows are those of
@@ -60,10 +61,11 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourCap, Certif
     for t in 0..=cap {
         let layer = (0..knights)
             .map(|k| {
-                board
-                    .squares()
-                    .map(|square| {
-                        let near = distance[k][square.index()].is_some_and(|d| d <= t) && puzzle.is_safe(square);
+                // Indexed by square index, removed squares included (they get no variable).
+                (0..board.area())
+                    .map(|s| {
+                        let square = Square(s as u16);
+                        let near = distance[k][s].is_some_and(|d| d <= t) && puzzle.is_safe(square);
                         near.then(|| model.variable(format!("at_k{}_{}_t{t}", k + 1, board.name(square))))
                     })
                     .collect()
@@ -90,7 +92,7 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourCap, Certif
         }
     }
     let jumps: Vec<Vec<usize>> =
-        board.squares().map(|s| puzzle.knight_moves(s).iter().map(|m| m.index()).collect()).collect();
+        (0..board.area()).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.index()).collect()).collect();
     let mut moved: Vec<Vec<usize>> = Vec::new();
     for t in 1..=cap {
         let step: Vec<usize> = (0..knights).map(|k| model.variable(format!("moved_k{}_t{t}", k + 1))).collect();

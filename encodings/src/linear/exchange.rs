@@ -1,17 +1,36 @@
-//! The time-indexed model of an exchange at a fixed horizon `T` (exactly `T` moves), as in the
-//! planning-as-MIP write-ups: occupancy `x_{group}_{square}_t{t}` per piece group (side and
-//! kind, whose pieces are interchangeable), square and time, and a move variable
-//! `mv_{group}_{from}_{to}_t{t}` per step of the group's kind in each time step.
+//! The time-indexed model of an exchange, as in the planning-as-MIP write-ups: occupancy
+//! `x_{group}_{square}_t{t}` per piece group (side and kind, whose pieces are
+//! interchangeable), square and time, and a move variable `mv_{group}_{from}_{to}_t{t}` per
+//! step of the group's kind in each time step.
 //!
-//! Constraints: exactly one move per step; at most one piece per square; the start at `t = 0`
-//! and the goal at `t = T`; a move needs its group on the origin and the destination and every
-//! square passed over empty before it; and the frame axiom
-//! `x(g, s, t) - x(g, s, t-1) = moves of g into s - moves of g out of s` in step `t`. There is
-//! no objective: the model asks whether `T` moves suffice.
+//! Constraints: at most one piece per square; the start at `t = 0` and the goal at the last
+//! time; a move needs its group on the origin and the destination and every square passed over
+//! empty before it. Two forms, by [`Horizon`]:
+//!
+//! - **exactly `T` moves** ([`exchange_model`], for `export` and the MIP backend): one move per
+//!   step and the frame axiom `x(g, s, t) - x(g, s, t-1) = moves of g into s - moves of g out
+//!   of s`. There is no objective: the model asks whether `T` moves suffice.
+//! - **at most `T` moves, their number minimised** ([`exchange_model_at_most`], the model of a
+//!   certificate): step `t` makes one move or none (`moved_t{t}`), steps without a move come
+//!   only after the last move (`after_t{t}`), and the objective counts the moves. Every
+//!   sequence of at most `T` moves is exactly one solution, padded with empty steps, so one
+//!   bound on this model speaks of every horizon below `T` at once. Every row is a clause or
+//!   an "at most one"/"exactly one" row (the frame axiom is four clauses per group, square and
+//!   step: `arrive`, `leave`, `stay`, `keep`), so a SAT solver can take the rows as they are.
 
-use super::{LinearModel, Relation};
+use super::{LinearModel, Relation, Sense};
+use crate::check::replay_exchange;
 use crate::geometry::{move_steps, Piece, Square};
 use crate::puzzle::{ExchangePuzzle, Move};
+
+/// How many moves the model makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Horizon {
+    /// Exactly this many, one per step; no objective.
+    Exactly(usize),
+    /// At most this many, their number minimised.
+    AtMost(usize),
+}
 
 /// One move variable: its group (index into [`ExchangePuzzle::groups`]), squares and index.
 struct MoveVar {
@@ -22,30 +41,78 @@ struct MoveVar {
     var: usize,
 }
 
-/// The time-indexed model of an exchange and the move each move variable stands for.
+/// The time-indexed model of an exchange and where its variables are.
 #[derive(Clone, Debug)]
 pub struct ExchangeModel {
     /// The model.
     pub model: LinearModel,
+    /// `x[t][g][s]`: a piece of group `g` on square `s` after step `t` (`None` on removed squares).
+    x: Vec<Vec<Vec<Option<usize>>>>,
     /// `(variable, move)` for every move variable, by time step.
     moves: Vec<Vec<(usize, Move)>>,
+    /// `moved[t - 1]`: step `t` makes a move (at-most models only).
+    moved: Vec<usize>,
+    /// The piece groups, as [`ExchangePuzzle::groups`] lists them.
+    groups: Vec<Piece>,
 }
 
 impl ExchangeModel {
-    /// The moves that `values` (one per variable) describe, one per time step.
+    /// The moves that `values` (one per variable) describe, in order.
     pub fn moves(&self, values: &[bool]) -> Vec<Move> {
         self.moves.iter().filter_map(|step| step.iter().find(|m| values[m.0]).map(|m| m.1)).collect()
+    }
+
+    /// The values that a legal sequence of moves gives the variables: exactly as many moves as
+    /// the horizon, or at most as many for an at-most model; why not otherwise.
+    pub fn assignment(&self, puzzle: &ExchangePuzzle, moves: &[Move]) -> Result<Vec<bool>, String> {
+        let horizon = self.moves.len();
+        let at_most = !self.moved.is_empty() || horizon == 0;
+        if moves.len() > horizon || (!at_most && moves.len() != horizon) {
+            return Err(format!("{} moves do not fit a model of {horizon}", moves.len()));
+        }
+        let positions = replay_exchange(puzzle, moves).map_err(|e| format!("the moves break the rules: {e}"))?;
+        let group = |piece: Piece| self.groups.iter().position(|&g| g == piece).ok_or("an unknown piece");
+        let mut values = vec![false; self.model.variables.len()];
+        for (t, layer) in self.x.iter().enumerate() {
+            for (square, piece) in positions[t.min(moves.len())].pieces() {
+                values[layer[group(piece)?][square.index()].ok_or("a piece on a removed square")?] = true;
+            }
+        }
+        for (i, m) in moves.iter().enumerate() {
+            let &(var, _) = self.moves[i].iter().find(|(_, known)| known == m).ok_or("a move without a variable")?;
+            values[var] = true;
+            if let Some(&step) = self.moved.get(i) {
+                values[step] = true;
+            }
+        }
+        Ok(values)
     }
 }
 
 /// The 0-1 linear model of `puzzle` solved in exactly `horizon` moves.
 pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> ExchangeModel {
+    exchange_model_for(puzzle, Horizon::Exactly(horizon))
+}
+
+/// The 0-1 linear model of `puzzle` solved in at most `cap` moves, their number minimised.
+pub fn exchange_model_at_most(puzzle: &ExchangePuzzle, cap: usize) -> ExchangeModel {
+    exchange_model_for(puzzle, Horizon::AtMost(cap))
+}
+
+/// The 0-1 linear model of `puzzle` in the form that `horizon` asks for.
+pub fn exchange_model_for(puzzle: &ExchangePuzzle, horizon: Horizon) -> ExchangeModel {
     let board = &puzzle.board;
     let groups = puzzle.groups();
     let name = puzzle.name.as_deref().unwrap_or("exchange");
+    let (last, at_most) = match horizon {
+        Horizon::Exactly(t) => (t, false),
+        Horizon::AtMost(t) => (t, true),
+    };
+    let moves_phrase =
+        if at_most { format!("in at most {last} moves, moves minimised") } else { format!("in {last} moves") };
     let mut model = LinearModel {
         title: format!(
-            "{name}: exchange of {} pieces on {}x{} in {horizon} moves",
+            "{name}: exchange of {} pieces on {}x{} {moves_phrase}",
             puzzle.piece_count(),
             board.width(),
             board.height()
@@ -53,8 +120,7 @@ pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> ExchangeModel 
         ..LinearModel::default()
     };
     let labels: Vec<String> = groups.iter().map(|&g| label(puzzle, g)).collect();
-    // x[t][g][s]: a piece of group g on square s after t moves (None on removed squares).
-    let x: Vec<Vec<Vec<Option<usize>>>> = (0..=horizon)
+    let x: Vec<Vec<Vec<Option<usize>>>> = (0..=last)
         .map(|t| {
             (0..groups.len())
                 .map(|g| {
@@ -69,27 +135,33 @@ pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> ExchangeModel 
                 .collect()
         })
         .collect();
+    let at = |t: usize, g: usize, s: Square| x[t][g][s.index()].expect("usable squares have variables");
     let occupied = |t: usize, s: Square| -> Vec<usize> { x[t].iter().filter_map(|row| row[s.index()]).collect() };
-    for t in 0..=horizon {
+    let ones = |vars: Vec<usize>| -> Vec<(i64, usize)> { vars.into_iter().map(|v| (1, v)).collect() };
+    for t in 0..=last {
         if groups.len() > 1 {
             for square in board.squares() {
-                let terms = occupied(t, square).into_iter().map(|v| (1, v)).collect();
-                model.constrain(format!("one_{}_t{t}", board.name(square)), terms, Relation::AtMost, 1);
+                model.constrain(
+                    format!("one_{}_t{t}", board.name(square)),
+                    ones(occupied(t, square)),
+                    Relation::AtMost,
+                    1,
+                );
             }
         }
     }
-    for (t, position, what) in [(0, &puzzle.start, "start"), (horizon, &puzzle.goal, "goal")] {
+    for (t, position, what) in [(0, &puzzle.start, "start"), (last, &puzzle.goal, "goal")] {
         for (g, &group) in groups.iter().enumerate() {
             for square in board.squares() {
-                let v = x[t][g][square.index()].expect("usable squares have variables");
                 let there = i64::from(position.get(square) == Some(group));
-                let label = format!("{what}_{}_{}", labels[g], board.name(square));
-                model.constrain(label, vec![(1, v)], Relation::Equal, there);
+                let row = format!("{what}_{}_{}", labels[g], board.name(square));
+                model.constrain(row, vec![(1, at(t, g, square))], Relation::Equal, there);
             }
         }
     }
     let mut decoded = Vec::new();
-    for t in 1..=horizon {
+    let mut moved = Vec::new();
+    for t in 1..=last {
         let mut moves: Vec<MoveVar> = Vec::new();
         for (g, &group) in groups.iter().enumerate() {
             for from in board.squares() {
@@ -100,37 +172,67 @@ pub fn exchange_model(puzzle: &ExchangePuzzle, horizon: usize) -> ExchangeModel 
                 }
             }
         }
-        let all = moves.iter().map(|m| (1, m.var)).collect();
-        model.constrain(format!("one_move_t{t}"), all, Relation::Equal, 1);
+        let all = ones(moves.iter().map(|m| m.var).collect());
+        if at_most {
+            let step = model.variable(format!("moved_t{t}"));
+            let mut terms = all;
+            terms.push((-1, step));
+            model.constrain(format!("step_t{t}"), terms, Relation::Equal, 0);
+            if let Some(&before) = moved.last() {
+                model.constrain(format!("after_t{t}"), vec![(1, step), (-1, before)], Relation::AtMost, 0);
+            }
+            moved.push(step);
+        } else {
+            model.constrain(format!("one_move_t{t}"), all, Relation::Equal, 1);
+        }
         for m in &moves {
             let what = format!("{}_{}_{}_t{t}", labels[m.group], board.name(m.from), board.name(m.to));
-            let origin = x[t - 1][m.group][m.from.index()].expect("moves start on usable squares");
+            let origin = at(t - 1, m.group, m.from);
             model.constrain(format!("from_{what}"), vec![(1, m.var), (-1, origin)], Relation::AtMost, 0);
             for (role, &square) in std::iter::once(("to", &m.to)).chain(m.between.iter().map(|b| ("via", b))) {
                 let mut terms = vec![(1, m.var)];
-                terms.extend(occupied(t - 1, square).into_iter().map(|v| (1, v)));
-                let label = format!("{role}_{}_{what}", board.name(square));
-                model.constrain(label, terms, Relation::AtMost, 1);
+                terms.extend(ones(occupied(t - 1, square)));
+                model.constrain(format!("{role}_{}_{what}", board.name(square)), terms, Relation::AtMost, 1);
+            }
+            if at_most {
+                let (arrival, origin) = (at(t, m.group, m.to), at(t, m.group, m.from));
+                model.constrain(format!("arrive_{what}"), vec![(1, m.var), (-1, arrival)], Relation::AtMost, 0);
+                model.constrain(format!("leave_{what}"), vec![(1, m.var), (1, origin)], Relation::AtMost, 1);
             }
         }
-        for g in 0..groups.len() {
+        for (g, label) in labels.iter().enumerate() {
             for square in board.squares() {
-                let s = square.index();
-                let (now, was) = (x[t][g][s].expect("usable"), x[t - 1][g][s].expect("usable"));
-                let mut terms = vec![(1, now), (-1, was)];
-                for m in moves.iter().filter(|m| m.group == g) {
-                    if m.to == square {
-                        terms.push((-1, m.var));
-                    } else if m.from == square {
-                        terms.push((1, m.var));
+                let (now, was) = (at(t, g, square), at(t - 1, g, square));
+                let what = format!("{label}_{}_t{t}", board.name(square));
+                let into = moves.iter().filter(|m| m.group == g && m.to == square).map(|m| m.var);
+                let out = moves.iter().filter(|m| m.group == g && m.from == square).map(|m| m.var);
+                if at_most {
+                    // A piece stays unless it moves away; none appears unless one moves in.
+                    let mut stay = vec![(1, was), (-1, now)];
+                    stay.extend(out.map(|v| (-1, v)));
+                    model.constrain(format!("stay_{what}"), stay, Relation::AtMost, 0);
+                    let mut keep = vec![(1, now), (-1, was)];
+                    keep.extend(into.map(|v| (-1, v)));
+                    model.constrain(format!("keep_{what}"), keep, Relation::AtMost, 0);
+                } else {
+                    let mut terms = vec![(1, now), (-1, was)];
+                    for m in moves.iter().filter(|m| m.group == g) {
+                        if m.to == square {
+                            terms.push((-1, m.var));
+                        } else if m.from == square {
+                            terms.push((1, m.var));
+                        }
                     }
+                    model.constrain(format!("frame_{what}"), terms, Relation::Equal, 0);
                 }
-                model.constrain(format!("frame_{}_{}_t{t}", labels[g], board.name(square)), terms, Relation::Equal, 0);
             }
         }
         decoded.push(moves.iter().map(|m| (m.var, Move { piece: groups[m.group], from: m.from, to: m.to })).collect());
     }
-    ExchangeModel { model, moves: decoded }
+    if at_most {
+        model.objective = Some((Sense::Minimise, ones(moved.clone())));
+    }
+    ExchangeModel { model, x, moves: decoded, moved, groups }
 }
 
 /// A group's name in variable names: the side's name (letters, digits and `_`) and the kind's
@@ -204,6 +306,37 @@ mod tests {
             Move { piece: rook, from: Square(1), to: Square(2) },
         ];
         assert!(model.satisfied_by(&assignment(&model, &puzzle, &walk)));
+    }
+
+    #[test]
+    fn the_at_most_model_has_every_shorter_solution_once_and_counts_its_moves() {
+        let puzzle = rook_puzzle(false);
+        let rook = Piece { side: 0, kind: PieceKind::Rook };
+        let modelled = exchange_model_at_most(&puzzle, 2);
+        let slide = [Move { piece: rook, from: Square(0), to: Square(2) }];
+        let walk = [
+            Move { piece: rook, from: Square(0), to: Square(1) },
+            Move { piece: rook, from: Square(1), to: Square(2) },
+        ];
+        let mut expected =
+            vec![modelled.assignment(&puzzle, &slide).unwrap(), modelled.assignment(&puzzle, &walk).unwrap()];
+        let mut found = satisfying(&modelled.model);
+        expected.sort();
+        found.sort();
+        assert_eq!(found, expected);
+        let (_, objective) = modelled.model.objective.clone().unwrap();
+        let value = |values: &[bool]| objective.iter().filter(|t| values[t.1]).map(|t| t.0).sum::<i64>();
+        assert_eq!(value(&modelled.assignment(&puzzle, &slide).unwrap()), 1);
+        assert_eq!(modelled.moves(&modelled.assignment(&puzzle, &walk).unwrap()), walk);
+        // The exact model takes only sequences of its length.
+        assert!(exchange_model(&puzzle, 2).assignment(&puzzle, &slide).is_err());
+    }
+
+    #[test]
+    fn a_removed_square_has_no_variable_and_is_not_passed() {
+        let mut puzzle = rook_puzzle(false);
+        puzzle.board.remove(Square(1));
+        assert!(satisfying(&exchange_model_at_most(&puzzle, 2).model).is_empty());
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod write;
 
 use std::fmt;
 
-pub use exchange::{exchange_model, ExchangeModel};
+pub use exchange::{exchange_model, exchange_model_at_most, exchange_model_for, ExchangeModel, Horizon};
 pub use flow::{flow_model, FlowModel};
 pub use placement::{placement_model, PlacementModel};
 pub use tour::{tour_model, TourModel};
@@ -110,11 +110,11 @@ impl fmt::Display for Relation {
     }
 }
 
-/// Every assignment that satisfies `model`, by enumeration (at most 20 variables).
+/// Every assignment that satisfies `model`, by enumeration (at most 24 variables).
 #[cfg(test)]
 fn satisfying(model: &LinearModel) -> Vec<Vec<bool>> {
     let n = model.variables.len();
-    assert!(n <= 20, "{n} variables are too many to enumerate");
+    assert!(n <= 24, "{n} variables are too many to enumerate");
     (0u32..1 << n)
         .map(|bits| (0..n).map(|i| bits >> i & 1 == 1).collect::<Vec<bool>>())
         .filter(|values| model.satisfied_by(values))
