@@ -14,7 +14,7 @@ use std::path::Path;
 use common::random::random_placement;
 
 use knights_sat::certify::{
-    certify, check, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument, ProofCompression,
+    certify, check, colour_argument, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument, ProofCompression,
 };
 use knights_sat::driver::{solve_placement, solve_tour, PlacementSearch, Solution, Status, TourSearch};
 use knights_sat::encodings::geometry::{Board, Piece, PieceKind, Square};
@@ -132,7 +132,7 @@ fn tours_certified_at_the_breadth_first_optimum() {
         assert_eq!(route.moves(), optimum.moves, "puzzle {i}");
         let cap = tour_cap_model(&puzzle, optimum.moves).unwrap();
         let assignment = cap.assignment(&puzzle, &route).unwrap();
-        let colour = cap.colour_argument(&puzzle);
+        let colour = colour_argument(&cap, &puzzle);
         let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("tour-{i}")), colour.as_ref());
         let value = optimum.moves as i64;
         assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");

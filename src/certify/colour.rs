@@ -1,7 +1,7 @@
 //! The colour argument for a lone knight, as cutting planes in the proof.
 //!
 //! A knight changes colour at every jump. In the model with at most `T` moves
-//! ([`super::tour_model`]) a knight that jumps in step `t` has jumped in every step before, so
+//! ([`crate::encodings::linear::tour_model_at_most`]) a knight that jumps in step `t` has jumped in every step before, so
 //! it stands on a square of the start's colour when `t` is even and of the other colour when
 //! `t` is odd. Refuting `moves <= T - 1` then needs no search:
 //!

@@ -82,8 +82,8 @@ fn model_and_assignment(
         }
         (Puzzle::Tour(p), Solution::Route(route)) => {
             let cap = super::tour_cap_model(p, value)?;
-            let values = cap.assignment(p, route)?;
-            let colour = cap.colour_argument(p);
+            let values = cap.assignment(p, route).map_err(CertifyError::Internal)?;
+            let colour = super::colour_argument(&cap, p);
             Ok((cap.model, values, colour))
         }
         _ => Err(CertifyError::Internal("the solution is not of the puzzle's family".into())),

@@ -30,7 +30,7 @@ pub use directory::{certify, verify, Certificate, Check, Part, Verification, Ver
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, ProofFigures};
 pub use solution::{read_solution, stated_value, write_solution};
-pub use tour_model::{tour_cap_model, TourCap};
+pub use tour_model::{colour_argument, tour_cap_model};
 
 use crate::encodings::linear::{exchange_model_at_most, placement_model, LinearModel};
 use crate::encodings::puzzle::Puzzle;

@@ -18,19 +18,10 @@
 //!   an "at most one"/"exactly one" row (the frame axiom is four clauses per group, square and
 //!   step: `arrive`, `leave`, `stay`, `keep`), so a SAT solver can take the rows as they are.
 
-use super::{LinearModel, Relation, Sense};
+use super::{Horizon, LinearModel, Relation, Sense};
 use crate::check::replay_exchange;
 use crate::geometry::{move_steps, Piece, Square};
 use crate::puzzle::{ExchangePuzzle, Move};
-
-/// How many moves the model makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Horizon {
-    /// Exactly this many, one per step; no objective.
-    Exactly(usize),
-    /// At most this many, their number minimised.
-    AtMost(usize),
-}
 
 /// One move variable: its group (index into [`ExchangePuzzle::groups`]), squares and index.
 struct MoveVar {

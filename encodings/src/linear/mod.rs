@@ -13,10 +13,10 @@ mod write;
 
 use std::fmt;
 
-pub use exchange::{exchange_model, exchange_model_at_most, exchange_model_for, ExchangeModel, Horizon};
+pub use exchange::{exchange_model, exchange_model_at_most, exchange_model_for, ExchangeModel};
 pub use flow::{flow_model, FlowModel};
 pub use placement::{placement_model, PlacementModel};
-pub use tour::{tour_model, TourModel};
+pub use tour::{tour_model, tour_model_at_most, tour_model_for, TourModel};
 pub use write::{write_lp, write_opb};
 
 /// How the left-hand side relates to the right-hand side.
@@ -108,6 +108,15 @@ impl fmt::Display for Relation {
             Relation::Equal => "=",
         })
     }
+}
+
+/// How many moves a time-indexed model (exchange or tour) makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Horizon {
+    /// Exactly this many steps.
+    Exactly(usize),
+    /// At most this many moves, their number minimised.
+    AtMost(usize),
 }
 
 /// Every assignment that satisfies `model`, by enumeration (at most 24 variables).

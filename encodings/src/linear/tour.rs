@@ -1,29 +1,44 @@
-//! The time-indexed model of a tour at a fixed horizon `T`, as in the MIP write-ups: a 0-1
-//! variable `at_k{k}_{square}_t{t}` per knight, safe square and time (only where the knight can
-//! be by then), each knight on one square and no two on one square at every time, every square
-//! reached by a wait (several knights) or a knight's move, and the targets touched by time `T`.
+//! The time-indexed model of a tour, as in the MIP write-ups: a 0-1 variable
+//! `at_k{k}_{square}_t{t}` per knight, safe square and time (only where the knight can be by
+//! then), each knight on one square and no two on one square at every time, every square
+//! reached by a wait or a knight's move, and the targets touched by the last time.
 //!
-//! With several knights, `moved_k{k}_t{t}` says that knight `k` changed squares in step `t`:
-//! exactly one per step when knights move one at a time, and their sum is minimised for
-//! [`TourObjective::Steps`]. A lone knight jumps at every step (as in the CNF encoding), so its
-//! model has no moved variables and no objective; with one-at-a-time moves the number of moves
-//! is the horizon itself, so neither is there an objective then.
+//! `moved_k{k}_t{t}` says that knight `k` changed squares in step `t`. Two forms, by
+//! [`Horizon`]:
+//!
+//! - **exactly `T` steps** ([`tour_model`], for `export` and the MIP backend): a lone knight
+//!   jumps at every step (as in the CNF encoding), so its model has no moved variables and no
+//!   objective; several knights may wait, exactly one jumps per step when they move one at a
+//!   time (the number of moves is then the horizon, so there is no objective), and the jumps
+//!   are minimised for [`TourObjective::Steps`].
+//! - **at most `T` moves, their number minimised** ([`tour_model_at_most`], the model of a
+//!   certificate; only for the `moves` objective): every knight may stay, at most one jumps per
+//!   step, a step with a jump follows a step with a jump (`after_k{k}_t{t}`), so the steps
+//!   without one come last, and the objective counts the jumps. Every route of at most `T`
+//!   moves is one solution, so one bound on this model speaks of every shorter horizon.
 //!
 //! In the listed order, `p{i}_t{t}` says the first `i` targets have been touched in order by
 //! time `t`: `p{i}_t{t} <= p{i-1}_t{t}` and `p{i}_t{t} <= p{i}_t{t-1} + (knights on target i
-//! at t)`, and the last one must hold at `T`.
+//! at t)`, and the last one must hold at the last time.
 
-use super::{LinearModel, Relation, Sense};
+use super::{Horizon, LinearModel, Relation, Sense};
+use crate::check::replay_tour;
 use crate::geometry::Square;
 use crate::puzzle::tour::{Jump, Route, TourObjective, TourPuzzle, VisitOrder};
 
-/// The time-indexed model of a tour and the knight and square each `at` variable stands for.
+/// The time-indexed model of a tour and where its variables are.
 #[derive(Clone, Debug)]
 pub struct TourModel {
     /// The model.
     pub model: LinearModel,
     /// `at[t][k][s]`: the variable of knight `k` on square `s` after `t` steps, if any.
     at: Vec<Vec<Vec<Option<usize>>>>,
+    /// `moved[t - 1][k]`: knight `k` jumps in step `t` (none for a lone knight's exact model).
+    moved: Vec<Vec<usize>>,
+    /// `p[t][i]`: the first `i + 1` targets touched in order by time `t` (listed order only).
+    p: Vec<Vec<usize>>,
+    /// `one_rows[t]`: the index of the row "knight 1 on one square after step `t`".
+    one_rows: Vec<usize>,
 }
 
 impl TourModel {
@@ -55,30 +70,95 @@ impl TourModel {
             .collect();
         Route { starts: squares[0].clone(), steps }
     }
+
+    /// The variables of knight `k` on each square, by time (`None` where it cannot be).
+    pub fn knight_at(&self, k: usize) -> Vec<Vec<Option<usize>>> {
+        self.at.iter().map(|layer| layer[k].clone()).collect()
+    }
+
+    /// The variables "knight `k` jumps in step `t`", for `t` from 1 (empty without them).
+    pub fn moved_of(&self, k: usize) -> Vec<usize> {
+        self.moved.iter().map(|step| step[k]).collect()
+    }
+
+    /// The indices of the rows "knight 1 on one square", by time.
+    pub fn one_rows(&self) -> &[usize] {
+        &self.one_rows
+    }
+
+    /// The values that a legal route of at most the horizon's moves, one jump per step, gives
+    /// the variables of an at-most model; why not otherwise.
+    pub fn assignment(&self, puzzle: &TourPuzzle, route: &Route) -> Result<Vec<bool>, String> {
+        let cap = self.at.len() - 1;
+        if self.moved.len() != cap {
+            return Err("only a model of at most so many moves takes a route of fewer".into());
+        }
+        let replay = replay_tour(puzzle, route).map_err(|e| format!("the route breaks the rules: {e}"))?;
+        if route.steps.len() > cap || route.steps.iter().any(|s| s.len() != 1) {
+            return Err("the route does not make one jump per step within the horizon".into());
+        }
+        let last = route.steps.len();
+        let mut values = vec![false; self.model.variables.len()];
+        for t in 0..=cap {
+            for (k, square) in replay.positions[t.min(last)].iter().enumerate() {
+                values[self.at[t][k][square.index()].ok_or("a knight where the model has no variable")?] = true;
+            }
+            for (i, &first) in replay.touched_at.iter().enumerate() {
+                if puzzle.order == VisitOrder::Listed && first <= t {
+                    values[self.p[t][i]] = true;
+                }
+            }
+        }
+        for (t, step) in route.steps.iter().enumerate() {
+            for jump in step {
+                values[self.moved[t][jump.knight]] = true;
+            }
+        }
+        Ok(values)
+    }
 }
 
 /// The 0-1 linear model of `puzzle` with exactly `horizon` time steps.
 pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
+    tour_model_for(puzzle, Horizon::Exactly(horizon))
+}
+
+/// The 0-1 linear model of `puzzle` in at most `cap` moves, one knight at a time, their number
+/// minimised.
+pub fn tour_model_at_most(puzzle: &TourPuzzle, cap: usize) -> TourModel {
+    tour_model_for(puzzle, Horizon::AtMost(cap))
+}
+
+/// The 0-1 linear model of `puzzle` in the form that `horizon` asks for.
+pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     let board = &puzzle.board;
     let knights = puzzle.knights.len();
     let several = knights > 1;
-    let name = puzzle.name.as_deref().unwrap_or("tour");
-    let mut model = LinearModel {
-        title: format!(
-            "{name}: {} targets ({} order) by {knights} knight(s) on {}x{}, objective {}, horizon {horizon}",
-            puzzle.targets.len(),
-            puzzle.order.name(),
-            board.width(),
-            board.height(),
-            puzzle.objective
-        ),
-        ..LinearModel::default()
+    let (last, at_most) = match horizon {
+        Horizon::Exactly(t) => (t, false),
+        Horizon::AtMost(t) => (t, true),
     };
+    // Knights may stay where they are: several knights, or an at-most model.
+    let staying = several || at_most;
+    let name = puzzle.name.as_deref().unwrap_or("tour");
+    let what = format!(
+        "{name}: {} targets ({} order) by {knights} knight(s) on {}x{}",
+        puzzle.targets.len(),
+        puzzle.order.name(),
+        board.width(),
+        board.height()
+    );
+    let title = if at_most {
+        format!("{what} in at most {last} moves, moves minimised")
+    } else {
+        format!("{what}, objective {}, horizon {last}", puzzle.objective)
+    };
+    let mut model = LinearModel { title, ..LinearModel::default() };
     let distance: Vec<Vec<Option<usize>>> =
         puzzle.knights.iter().map(|k| puzzle.distances_from(k.candidates())).collect();
     // at[t][k][s]: knight k on square s after t steps, where it can be by then.
     let mut at: Vec<Vec<Vec<Option<usize>>>> = Vec::new();
-    for t in 0..=horizon {
+    for t in 0..=last {
         let layer = (0..knights)
             .map(|k| {
                 (0..board.area())
@@ -93,9 +173,13 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
         at.push(layer);
     }
     let ones = |vars: &mut dyn Iterator<Item = usize>| -> Vec<(i64, usize)> { vars.map(|v| (1, v)).collect() };
+    let mut one_rows = Vec::new();
     for (t, layer) in at.iter().enumerate() {
         for (k, row) in layer.iter().enumerate() {
             let label = if t == 0 { format!("start_k{}", k + 1) } else { format!("one_k{}_t{t}", k + 1) };
+            if k == 0 {
+                one_rows.push(model.constraints.len());
+            }
             model.constrain(label, ones(&mut row.iter().flatten().copied()), Relation::Equal, 1);
         }
         if several {
@@ -107,17 +191,17 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
             }
         }
     }
-    // Every square a knight stands on it stood on (waiting) or reached by a knight's move.
+    // Every square a knight stands on it stood on (staying) or reached by a knight's move.
     let moves: Vec<Vec<usize>> =
         (0..board.area()).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.index()).collect()).collect();
-    for t in 1..=horizon {
+    for t in 1..=last {
         for (k, (now_row, was_row)) in at[t].iter().zip(&at[t - 1]).enumerate() {
             for square in board.squares() {
                 let s = square.index();
                 let Some(now) = now_row[s] else { continue };
                 let mut terms = vec![(1, now)];
                 terms.extend(moves[s].iter().filter_map(|&from| was_row[from]).map(|v| (-1, v)));
-                if several {
+                if staying {
                     terms.extend(was_row[s].map(|v| (-1, v)));
                 }
                 model.constrain(format!("reach_k{}_{}_t{t}", k + 1, board.name(square)), terms, Relation::AtMost, 0);
@@ -126,8 +210,8 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
     }
     // moved[t-1][k]: knight k changed squares in step t.
     let mut moved: Vec<Vec<usize>> = Vec::new();
-    if several {
-        for t in 1..=horizon {
+    if staying {
+        for t in 1..=last {
             let mut step = Vec::new();
             for (k, (now_row, was_row)) in at[t].iter().zip(&at[t - 1]).enumerate() {
                 let m = model.variable(format!("moved_k{}_t{t}", k + 1));
@@ -149,7 +233,18 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
                 }
                 step.push(m);
             }
-            if !puzzle.objective.parallel() {
+            if at_most {
+                if several {
+                    model.constrain(format!("one_move_t{t}"), ones(&mut step.iter().copied()), Relation::AtMost, 1);
+                }
+                if let Some(before) = moved.last() {
+                    for (k, &m) in step.iter().enumerate() {
+                        let mut terms = vec![(1, m)];
+                        terms.extend(before.iter().map(|&b| (-1, b)));
+                        model.constrain(format!("after_k{}_t{t}", k + 1), terms, Relation::AtMost, 0);
+                    }
+                }
+            } else if !puzzle.objective.parallel() {
                 model.constrain(format!("one_move_t{t}"), ones(&mut step.iter().copied()), Relation::Equal, 1);
             }
             moved.push(step);
@@ -160,18 +255,19 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
         let s = puzzle.targets[i].index();
         at[t].iter().filter_map(|row| row[s]).collect()
     };
+    let mut p: Vec<Vec<usize>> = Vec::new();
     match puzzle.order {
         VisitOrder::Any => {
             for (i, &target) in puzzle.targets.iter().enumerate() {
-                let all = ones(&mut (0..=horizon).flat_map(|t| on(i, t)));
+                let all = ones(&mut (0..=last).flat_map(|t| on(i, t)));
                 model.constrain(format!("touch_{}", board.name(target)), all, Relation::AtLeast, 1);
             }
         }
         VisitOrder::Listed => {
-            let p: Vec<Vec<usize>> = (0..=horizon)
+            p = (0..=last)
                 .map(|t| (0..puzzle.targets.len()).map(|i| model.variable(format!("p{}_t{t}", i + 1))).collect())
                 .collect();
-            for t in 0..=horizon {
+            for t in 0..=last {
                 for i in 0..puzzle.targets.len() {
                     if i > 0 {
                         let terms = vec![(1, p[t][i]), (-1, p[t][i - 1])];
@@ -185,15 +281,15 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
                     model.constrain(format!("touch_p{}_t{t}", i + 1), terms, Relation::AtMost, 0);
                 }
             }
-            if let Some(&last) = p[horizon].last() {
+            if let Some(&last) = p[last].last() {
                 model.constrain("all_touched", vec![(1, last)], Relation::Equal, 1);
             }
         }
     }
-    if several && puzzle.objective == TourObjective::Steps {
+    if at_most || (several && puzzle.objective == TourObjective::Steps) {
         model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
     }
-    TourModel { model, at }
+    TourModel { model, at, moved, p, one_rows }
 }
 
 #[cfg(test)]
