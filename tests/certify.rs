@@ -127,6 +127,18 @@ fn a_weighted_placement_is_certified_at_the_exhaustive_optimum() {
 }
 
 #[test]
+fn a_tour_of_time_steps_is_certified() {
+    use knights_sat::encodings::ground_truth::tour::optimal_tour;
+    let path = "puzzles/two-knights-two-queens.toml";
+    let puzzle = knights_sat::encodings::puzzle::load(std::path::Path::new(path)).unwrap();
+    let optimum = optimal_tour(puzzle.tour().unwrap(), 5_000_000).unwrap().unwrap();
+    let dir = certify(path, "steps");
+    let steps = optimum.steps;
+    assert_verified(&dir, &steps.to_string(), &format!("{steps} <= obj <= {steps}"));
+    assert!(verify(&dir).stdout.contains(&format!("value {steps} time steps")));
+}
+
+#[test]
 fn tampering_with_any_part_is_caught_and_named() {
     let path = puzzle_file("certify-domination-5x5.toml", DOMINATION_5X5);
     let good = certify(path.to_str().unwrap(), "tamper");

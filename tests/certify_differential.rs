@@ -97,7 +97,7 @@ fn exchanges_certified_at_the_breadth_first_optimum() {
 
 /// A random tour: one or two knights on a small board with at most one queen, a few targets
 /// in any or the listed order, the fewest moves.
-fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
+fn random_tour(rng: &mut ChaCha8Rng, objective: TourObjective) -> Option<TourPuzzle> {
     let mut board = Board::new(rng.random_range(4..=5), rng.random_range(4..=5)).unwrap();
     if rng.random_bool(0.3) {
         board.remove(Square(rng.random_range(0..board.area()) as u16));
@@ -114,7 +114,7 @@ fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
         }
     }
     let order = if rng.random_bool(0.4) { VisitOrder::Listed } else { VisitOrder::Any };
-    TourPuzzle::new(None, board, attackers, knights, Some(targets), order, TourObjective::Moves).ok()
+    TourPuzzle::new(None, board, attackers, knights, Some(targets), order, objective).ok()
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn tours_certified_at_the_breadth_first_optimum() {
     let search = TourSearch { solver: SolverKind::Varisat, ..TourSearch::default() };
     let (mut certified, mut with_holes) = (0, 0);
     for i in 0..40 {
-        let Some(puzzle) = random_tour(&mut rng) else { continue };
+        let Some(puzzle) = random_tour(&mut rng, TourObjective::Moves) else { continue };
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
         let outcome = solve_tour(&puzzle, &search, &mut |_| {}).unwrap();
         let (Status::Optimal, Some(Solution::Route(route))) = (outcome.status, outcome.solution) else {
@@ -141,6 +141,34 @@ fn tours_certified_at_the_breadth_first_optimum() {
     }
     assert!(certified >= 15, "only {certified} tours were certified");
     assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
+}
+
+#[test]
+fn tours_of_the_steps_objective_certified_at_the_dijkstra_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 3);
+    let search = TourSearch { solver: SolverKind::Varisat, ..TourSearch::default() };
+    let (mut certified, mut together) = (0, 0);
+    for i in 0..40 {
+        let Some(puzzle) = random_tour(&mut rng, TourObjective::Steps) else { continue };
+        let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
+        let outcome = solve_tour(&puzzle, &search, &mut |_| {}).unwrap();
+        let (Status::Optimal, Some(Solution::Route(route))) = (outcome.status, outcome.solution) else {
+            panic!("puzzle {i}: the driver found no optimum")
+        };
+        assert_eq!(route.time_steps(), optimum.steps, "puzzle {i}");
+        let cap = tour_cap_model(&puzzle, optimum.steps).unwrap();
+        let assignment = cap.assignment(&puzzle, &route).unwrap();
+        assert!(colour_argument(&cap, &puzzle).is_none());
+        let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("steps-{i}")), None);
+        let value = optimum.steps as i64;
+        assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
+        certified += 1;
+        together += usize::from(route.steps.iter().any(|step| step.len() > 1));
+    }
+    assert!(
+        certified >= 15 && together >= 3,
+        "only {certified} tours certified, {together} with knights jumping together"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ use super::{certified_model, checker, opb_value, prove, solution, CertifyError, 
 use crate::driver::Solution;
 use crate::encodings::check::{check_placement, replay_exchange, replay_tour};
 use crate::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
+use crate::encodings::puzzle::tour::TourObjective;
 use crate::encodings::puzzle::{self, Puzzle};
 
 /// The files of a certificate besides its proof: the puzzle, the model and the solution. The
@@ -198,7 +199,8 @@ fn check_solution(puzzle: &Puzzle, text: &str, value: usize) -> Result<String, S
         }
         (Puzzle::Tour(p), Solution::Route(route)) => {
             replay_tour(p, route).map_err(|e| format!("the rules checker rejects it: {e}"))?;
-            (route.value(p.objective), " moves")
+            let unit = if p.objective == TourObjective::Steps { " time steps" } else { " moves" };
+            (route.value(p.objective), unit)
         }
         _ => return Err("the solution is not of the puzzle's family".into()),
     };

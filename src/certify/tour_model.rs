@@ -1,6 +1,6 @@
 //! The certified model of a tour: [`tour_model_at_most`], at most `cap` moves with one knight
-//! jumping at a time, their number minimised, which only states the puzzle when the objective
-//! is the number of moves.
+//! jumping at a time (or `cap` time steps of knights jumping together, for the `steps`
+//! objective), their number minimised.
 
 use super::colour::ColourArgument;
 use super::CertifyError;
@@ -8,13 +8,13 @@ use crate::encodings::geometry::Square;
 use crate::encodings::linear::{tour_model_at_most, TourModel};
 use crate::encodings::puzzle::tour::{TourObjective, TourPuzzle, VisitOrder};
 
-/// The model of `puzzle` with at most `cap` moves; only for the `moves` objective.
+/// The model of `puzzle` with at most `cap` moves (time steps for the `steps` objective); a
+/// tour that is only asked to be feasible has no optimum to certify.
 pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourModel, CertifyError> {
-    if puzzle.objective != TourObjective::Moves {
-        return Err(CertifyError::Unsupported(format!(
-            "certificates for tours cover the `moves` objective; this tour minimises {}",
-            puzzle.objective
-        )));
+    if puzzle.objective == TourObjective::Feasible {
+        return Err(CertifyError::Unsupported(
+            "this tour asks for any route (`objective = \"feasible\"`), not an optimum".into(),
+        ));
     }
     Ok(tour_model_at_most(puzzle, cap))
 }
@@ -24,7 +24,7 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourModel, Cert
 pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<ColourArgument> {
     let [knight] = puzzle.knights.as_slice() else { return None };
     let [start] = knight.candidates() else { return None };
-    if puzzle.order != VisitOrder::Any {
+    if puzzle.order != VisitOrder::Any || puzzle.objective != TourObjective::Moves {
         return None;
     }
     let board = &puzzle.board;

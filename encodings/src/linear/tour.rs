@@ -12,10 +12,12 @@
 //!   time (the number of moves is then the horizon, so there is no objective), and the jumps
 //!   are minimised for [`TourObjective::Steps`].
 //! - **at most `T` moves, their number minimised** ([`tour_model_at_most`], the model of a
-//!   certificate; only for the `moves` objective): every knight may stay, at most one jumps per
-//!   step, a step with a jump follows a step with a jump (`after_k{k}_t{t}`), so the steps
-//!   without one come last, and the objective counts the jumps. Every route of at most `T`
-//!   moves is one solution, so one bound on this model speaks of every shorter horizon.
+//!   certificate): every knight may stay, at most one jumps per step, a step with a jump
+//!   follows a step with a jump (`after_k{k}_t{t}`), so the steps without one come last, and
+//!   the objective counts the jumps. Every route of at most `T` moves is one solution, so one
+//!   bound on this model speaks of every shorter horizon. For the `steps` objective, knights
+//!   jump together instead: `step_t{t}` says some knight jumps in step `t`, steps without a
+//!   jump come last (`after_t{t}`), and the objective counts the steps.
 //!
 //! In the listed order, `p{i}_t{t}` says the first `i` targets have been touched in order by
 //! time `t`: `p{i}_t{t} <= p{i-1}_t{t}` and `p{i}_t{t} <= p{i}_t{t-1} + (knights on target i
@@ -35,6 +37,8 @@ pub struct TourModel {
     at: Vec<Vec<Vec<Option<usize>>>>,
     /// `moved[t - 1][k]`: knight `k` jumps in step `t` (none for a lone knight's exact model).
     moved: Vec<Vec<usize>>,
+    /// `stepped[t - 1]`: some knight jumps in step `t` (at-most models of the `steps` objective).
+    stepped: Vec<usize>,
     /// `p[t][i]`: the first `i + 1` targets touched in order by time `t` (listed order only).
     p: Vec<Vec<usize>>,
     /// `one_rows[t]`: the index of the row "knight 1 on one square after step `t`".
@@ -86,16 +90,17 @@ impl TourModel {
         &self.one_rows
     }
 
-    /// The values that a legal route of at most the horizon's moves, one jump per step, gives
-    /// the variables of an at-most model; why not otherwise.
+    /// The values that a legal route within the horizon gives the variables of an at-most
+    /// model (one jump per step, or several for the `steps` objective); why not otherwise.
     pub fn assignment(&self, puzzle: &TourPuzzle, route: &Route) -> Result<Vec<bool>, String> {
         let cap = self.at.len() - 1;
         if self.moved.len() != cap {
             return Err("only a model of at most so many moves takes a route of fewer".into());
         }
         let replay = replay_tour(puzzle, route).map_err(|e| format!("the route breaks the rules: {e}"))?;
-        if route.steps.len() > cap || route.steps.iter().any(|s| s.len() != 1) {
-            return Err("the route does not make one jump per step within the horizon".into());
+        let together = !self.stepped.is_empty() || (cap == 0 && puzzle.objective == TourObjective::Steps);
+        if route.steps.len() > cap || route.steps.iter().any(|s| s.is_empty() || (s.len() > 1 && !together)) {
+            return Err("the route does not fit the horizon, one jump per step unless knights jump together".into());
         }
         let last = route.steps.len();
         let mut values = vec![false; self.model.variables.len()];
@@ -113,6 +118,9 @@ impl TourModel {
             for jump in step {
                 values[self.moved[t][jump.knight]] = true;
             }
+            if let Some(&any) = self.stepped.get(t) {
+                values[any] = true;
+            }
         }
         Ok(values)
     }
@@ -124,7 +132,8 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
 }
 
 /// The 0-1 linear model of `puzzle` in at most `cap` moves, one knight at a time, their number
-/// minimised.
+/// minimised; for the `steps` objective, at most `cap` time steps of knights jumping together,
+/// their number minimised.
 pub fn tour_model_at_most(puzzle: &TourPuzzle, cap: usize) -> TourModel {
     tour_model_for(puzzle, Horizon::AtMost(cap))
 }
@@ -210,6 +219,8 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     }
     // moved[t-1][k]: knight k changed squares in step t.
     let mut moved: Vec<Vec<usize>> = Vec::new();
+    // stepped[t-1]: some knight jumps in step t (at-most models of the `steps` objective).
+    let mut stepped: Vec<usize> = Vec::new();
     if staying {
         for t in 1..=last {
             let mut step = Vec::new();
@@ -233,7 +244,20 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                 }
                 step.push(m);
             }
-            if at_most {
+            if at_most && puzzle.objective == TourObjective::Steps {
+                // Knights jump together; `step_t{t}`: some knight jumps in step t.
+                let any = model.variable(format!("step_t{t}"));
+                for (k, &m) in step.iter().enumerate() {
+                    model.constrain(format!("jump_k{}_t{t}", k + 1), vec![(1, m), (-1, any)], Relation::AtMost, 0);
+                }
+                let mut terms = vec![(1, any)];
+                terms.extend(step.iter().map(|&m| (-1, m)));
+                model.constrain(format!("step_t{t}"), terms, Relation::AtMost, 0);
+                if let Some(&before) = stepped.last() {
+                    model.constrain(format!("after_t{t}"), vec![(1, any), (-1, before)], Relation::AtMost, 0);
+                }
+                stepped.push(any);
+            } else if at_most {
                 if several {
                     model.constrain(format!("one_move_t{t}"), ones(&mut step.iter().copied()), Relation::AtMost, 1);
                 }
@@ -286,10 +310,12 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
             }
         }
     }
-    if at_most || (several && puzzle.objective == TourObjective::Steps) {
+    if at_most && puzzle.objective == TourObjective::Steps {
+        model.objective = Some((Sense::Minimise, ones(&mut stepped.iter().copied())));
+    } else if at_most || (several && puzzle.objective == TourObjective::Steps) {
         model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
     }
-    TourModel { model, at, moved, p, one_rows }
+    TourModel { model, at, moved, stepped, p, one_rows }
 }
 
 #[cfg(test)]
