@@ -1,9 +1,9 @@
 //! The colour argument for a lone knight, as cutting planes in the proof.
 //!
 //! A knight changes colour at every jump. In the model with at most `T` moves
-//! ([`crate::encodings::linear::tour_model_at_most`]) a knight that jumps in step `t` has jumped in every step before, so
-//! it stands on a square of the start's colour when `t` is even and of the other colour when
-//! `t` is odd. Refuting `moves <= T - 1` then needs no search:
+//! ([`crate::encodings::linear::tour_model_at_most`]) a knight that jumps in step `t` has
+//! jumped in every step before, so it stands on a square of the start's colour when `t` is even
+//! and of the other colour when `t` is odd. Refuting `moves <= T - 1` then needs no search:
 //!
 //! 1. `~moved_T`: a jump in step `T` would mean `T` jumps (`rup`, from the objective bound);
 //! 2. `~moved_t \/ ~at(s, t)` for every square `s` of the wrong colour for `t`, time by time

@@ -2,8 +2,9 @@
 //!
 //! A certificate is a directory: the puzzle (`puzzle.toml`), its 0-1 linear model with the
 //! objective (`model.opb`), a solution (`solution.txt`) and a VeriPB proof (`proof.pbp`, or
-//! `proof.pbp.gz` when it is long) that no solution of the model is better. [`certify`] writes one from a solution that a search
-//! found; [`verify`] checks one without trusting the encoder or the solver:
+//! `proof.pbp.gz` when it is long) that no solution of the model is better. [`certify`] writes
+//! one from a solution that a search found; [`verify`] checks one without trusting the encoder
+//! or the solver:
 //!
 //! a. the solution, replayed by the independent rules checker, has the stated value;
 //! b. `model.opb` is exactly the model the puzzle generates;

@@ -2,7 +2,7 @@
 //! gzip, written through a counting writer and read back as a stream of lines.
 //!
 //! Proofs of the larger puzzles run to hundreds of megabytes of text that compresses about
-//! tenfold, so [`ProofCompression::Auto`] keeps small proofs readable and compresses large ones.
+//! fivefold, so [`ProofCompression::Auto`] keeps small proofs readable and compresses large ones.
 
 use std::fmt;
 use std::fs::File;
