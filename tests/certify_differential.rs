@@ -22,7 +22,7 @@ use knights_sat::encodings::ground_truth::exchange::shortest_route;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::ground_truth::tour::optimal_tour;
 use knights_sat::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
-use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
+use knights_sat::encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
 use knights_sat::solver::SolverKind;
 use rand::{RngExt, SeedableRng};
@@ -117,25 +117,40 @@ fn random_tour(rng: &mut ChaCha8Rng, objective: TourObjective) -> Option<TourPuz
     TourPuzzle::new(None, board, attackers, knights, Some(targets), order, objective).ok()
 }
 
+/// The driver's optimal route for `puzzle` (the `i`-th drawn).
+fn optimal_route(puzzle: &TourPuzzle, i: usize) -> Route {
+    let search = TourSearch { solver: SolverKind::Varisat, ..TourSearch::default() };
+    let outcome = solve_tour(puzzle, &search, &mut |_| {}).unwrap();
+    let (Status::Optimal, Some(Solution::Route(route))) = (outcome.status, outcome.solution) else {
+        panic!("puzzle {i}: the driver found no optimum")
+    };
+    route
+}
+
+/// Certifies `route` optimal with value `value` on the at-most model of `puzzle` and checks
+/// that VeriPB concludes exactly that value.
+fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str) {
+    let cap = tour_cap_model(puzzle, value).unwrap();
+    let assignment = cap.assignment(puzzle, route).unwrap();
+    let colour = colour_argument(&cap, puzzle);
+    if puzzle.objective == TourObjective::Steps {
+        assert!(colour.is_none());
+    }
+    let bounds = certify_and_check(&cap.model, &assignment, &work_dir(name), colour.as_ref());
+    let value = value as i64;
+    assert_eq!(bounds, Bounds { lower: value, upper: value }, "{name}: {puzzle:?}");
+}
+
 #[test]
 fn tours_certified_at_the_breadth_first_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
-    let search = TourSearch { solver: SolverKind::Varisat, ..TourSearch::default() };
     let (mut certified, mut with_holes) = (0, 0);
     for i in 0..40 {
         let Some(puzzle) = random_tour(&mut rng, TourObjective::Moves) else { continue };
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
-        let outcome = solve_tour(&puzzle, &search, &mut |_| {}).unwrap();
-        let (Status::Optimal, Some(Solution::Route(route))) = (outcome.status, outcome.solution) else {
-            panic!("puzzle {i}: the driver found no optimum")
-        };
+        let route = optimal_route(&puzzle, i);
         assert_eq!(route.moves(), optimum.moves, "puzzle {i}");
-        let cap = tour_cap_model(&puzzle, optimum.moves).unwrap();
-        let assignment = cap.assignment(&puzzle, &route).unwrap();
-        let colour = colour_argument(&cap, &puzzle);
-        let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("tour-{i}")), colour.as_ref());
-        let value = optimum.moves as i64;
-        assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
+        certify_route(&puzzle, &route, optimum.moves, &format!("tour-{i}"));
         certified += 1;
         with_holes += usize::from(puzzle.board.removed_squares().next().is_some());
     }
@@ -146,22 +161,13 @@ fn tours_certified_at_the_breadth_first_optimum() {
 #[test]
 fn tours_of_the_steps_objective_certified_at_the_dijkstra_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 3);
-    let search = TourSearch { solver: SolverKind::Varisat, ..TourSearch::default() };
     let (mut certified, mut together) = (0, 0);
     for i in 0..40 {
         let Some(puzzle) = random_tour(&mut rng, TourObjective::Steps) else { continue };
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
-        let outcome = solve_tour(&puzzle, &search, &mut |_| {}).unwrap();
-        let (Status::Optimal, Some(Solution::Route(route))) = (outcome.status, outcome.solution) else {
-            panic!("puzzle {i}: the driver found no optimum")
-        };
+        let route = optimal_route(&puzzle, i);
         assert_eq!(route.time_steps(), optimum.steps, "puzzle {i}");
-        let cap = tour_cap_model(&puzzle, optimum.steps).unwrap();
-        let assignment = cap.assignment(&puzzle, &route).unwrap();
-        assert!(colour_argument(&cap, &puzzle).is_none());
-        let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("steps-{i}")), None);
-        let value = optimum.steps as i64;
-        assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
+        certify_route(&puzzle, &route, optimum.steps, &format!("steps-{i}"));
         certified += 1;
         together += usize::from(route.steps.iter().any(|step| step.len() > 1));
     }

@@ -43,6 +43,8 @@ pub struct ExchangeModel {
     moves: Vec<Vec<(usize, Move)>>,
     /// `moved[t - 1]`: step `t` makes a move (at-most models only).
     moved: Vec<usize>,
+    /// Whether the model takes up to its horizon of moves rather than exactly that many.
+    at_most: bool,
     /// The piece groups, as [`ExchangePuzzle::groups`] lists them.
     groups: Vec<Piece>,
 }
@@ -57,8 +59,7 @@ impl ExchangeModel {
     /// the horizon, or at most as many for an at-most model; why not otherwise.
     pub fn assignment(&self, puzzle: &ExchangePuzzle, moves: &[Move]) -> Result<Vec<bool>, String> {
         let horizon = self.moves.len();
-        let at_most = !self.moved.is_empty() || horizon == 0;
-        if moves.len() > horizon || (!at_most && moves.len() != horizon) {
+        if moves.len() > horizon || (!self.at_most && moves.len() != horizon) {
             return Err(format!("{} moves do not fit a model of {horizon}", moves.len()));
         }
         let positions = replay_exchange(puzzle, moves).map_err(|e| format!("the moves break the rules: {e}"))?;
@@ -223,7 +224,7 @@ pub fn exchange_model_for(puzzle: &ExchangePuzzle, horizon: Horizon) -> Exchange
     if at_most {
         model.objective = Some((Sense::Minimise, ones(moved.clone())));
     }
-    ExchangeModel { model, x, moves: decoded, moved, groups }
+    ExchangeModel { model, x, moves: decoded, moved, at_most, groups }
 }
 
 /// A group's name in variable names: the side's name (letters, digits and `_`) and the kind's

@@ -41,6 +41,8 @@ pub struct TourModel {
     stepped: Vec<usize>,
     /// `p[t][i]`: the first `i + 1` targets touched in order by time `t` (listed order only).
     p: Vec<Vec<usize>>,
+    /// Whether the model takes routes of up to its horizon rather than exactly that long.
+    at_most: bool,
     /// `one_rows[t]`: the index of the row "knight 1 on one square after step `t`".
     one_rows: Vec<usize>,
 }
@@ -94,11 +96,11 @@ impl TourModel {
     /// model (one jump per step, or several for the `steps` objective); why not otherwise.
     pub fn assignment(&self, puzzle: &TourPuzzle, route: &Route) -> Result<Vec<bool>, String> {
         let cap = self.at.len() - 1;
-        if self.moved.len() != cap {
+        if !self.at_most {
             return Err("only a model of at most so many moves takes a route of fewer".into());
         }
         let replay = replay_tour(puzzle, route).map_err(|e| format!("the route breaks the rules: {e}"))?;
-        let together = !self.stepped.is_empty() || (cap == 0 && puzzle.objective == TourObjective::Steps);
+        let together = puzzle.objective == TourObjective::Steps;
         if route.steps.len() > cap || route.steps.iter().any(|s| s.is_empty() || (s.len() > 1 && !together)) {
             return Err("the route does not fit the horizon, one jump per step unless knights jump together".into());
         }
@@ -315,7 +317,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     } else if at_most || (several && puzzle.objective == TourObjective::Steps) {
         model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
     }
-    TourModel { model, at, moved, stepped, p, one_rows }
+    TourModel { model, at, moved, stepped, p, at_most, one_rows }
 }
 
 #[cfg(test)]
