@@ -137,8 +137,10 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "ENCODING", default_value = "ladder")]
     pub at_most_one: String,
 
-    /// Placements: how the count bound is tightened: sat-unsat, unsat-sat, binary or core-guided.
-    #[arg(long, global = true, value_name = "STRATEGY", default_value = "core-guided")]
+    /// Placements: how the optimum is found and proved: branch-and-bound (over the linear
+    /// relaxation, no SAT solver), or a SAT solver's count bound tightened by sat-unsat,
+    /// unsat-sat, binary or core-guided.
+    #[arg(long, global = true, value_name = "STRATEGY", default_value = "branch-and-bound")]
     pub strategy: String,
 
     /// Placements: the bound encoding for sat-unsat, unsat-sat and binary: totalizer, gte, dpw
@@ -154,6 +156,19 @@ pub struct SolveOptions {
     /// Placements: no symmetry breaking (to measure it; optima never change).
     #[arg(long, global = true)]
     pub no_symmetry: bool,
+
+    /// Placements, branch and bound: no fixing by reduced costs (for measuring).
+    #[arg(long, global = true)]
+    pub no_reduced_costs: bool,
+
+    /// Placements, branch and bound: no local search before the tree (for measuring).
+    #[arg(long, global = true)]
+    pub no_local_search: bool,
+
+    /// Placements, branch and bound: branch on fractional variables, not on covering rows (for
+    /// measuring).
+    #[arg(long, global = true)]
+    pub no_row_branching: bool,
 
     /// Do not restrict consecutive independent moves to one canonical order (for measuring).
     #[arg(long, global = true)]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use knights_sat::certify::ProofCompression;
-use knights_sat::driver::{ExchangeSearch, PlacementSearch, Strategy, TourSearch};
+use knights_sat::driver::{ExchangeSearch, Ingredients, PlacementSearch, Strategy, TourSearch};
 use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::tour::TourOptions;
@@ -115,6 +115,12 @@ impl SolveSettings {
             strategy,
             encoding,
             symmetry: !options.no_symmetry || options.symmetry,
+            ingredients: Ingredients {
+                symmetry: true,
+                reduced_costs: !options.no_reduced_costs,
+                local_search: !options.no_local_search,
+                row_branching: !options.no_row_branching,
+            },
         };
         let tour = TourSearch {
             solver,

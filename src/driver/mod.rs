@@ -17,6 +17,7 @@ pub use exchange::{solve_exchange, ExchangeSearch};
 pub use invariant::{InvariantSearch, Reachability};
 #[cfg(feature = "mip")]
 pub use mip::{solve_mip, MipSearch};
-pub use outcome::{Event, Knowledge, Outcome, Query, Solution, Status, StepStats};
+pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};
+pub use placement::branch_and_bound::Ingredients;
 pub use placement::{solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, TourSearch};

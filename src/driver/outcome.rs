@@ -65,6 +65,29 @@ pub struct StepStats {
     pub result: Answer,
 }
 
+/// The progress of a branch-and-bound search, reported while it runs and when it ends.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SearchStats {
+    /// Wall-clock seconds since the search started.
+    pub seconds: f64,
+    /// Nodes of the tree searched.
+    pub nodes: u64,
+    /// Linear relaxations solved.
+    pub lp_solves: u64,
+    /// Simplex pivots.
+    pub pivots: u64,
+    /// Variables fixed because their reduced cost crossed the bound.
+    pub fixed_by_reduced_cost: u64,
+    /// Variables emptied by orbital fixing.
+    pub orbit_fixings: u64,
+    /// Board symmetries used (the identity left out).
+    pub symmetries: usize,
+    /// The proven bound on the objective, once there is one.
+    pub bound: Option<usize>,
+    /// The objective of the best placement found.
+    pub incumbent: Option<usize>,
+}
+
 /// Something a running search reports.
 #[derive(Clone, Debug)]
 pub enum Event {
@@ -77,6 +100,8 @@ pub enum Event {
     },
     /// A solver call ended.
     Step(StepStats),
+    /// A branch-and-bound search reports its progress.
+    Search(SearchStats),
     /// A solution was found and passed the rules checker; `value` is its objective value.
     Solution {
         /// Moves, or the objective value of a placement.
@@ -124,6 +149,8 @@ pub struct Outcome {
     pub solution: Option<Solution>,
     /// One entry per solver call.
     pub stats: Vec<StepStats>,
+    /// The progress of a branch-and-bound search over time (empty for the other searches).
+    pub search: Vec<SearchStats>,
     /// Wall-clock seconds of the whole search.
     pub seconds: f64,
 }
@@ -136,6 +163,7 @@ pub struct Knowledge {
     bound: Option<usize>,
     infeasible: Option<String>,
     stats: Vec<StepStats>,
+    search: Vec<SearchStats>,
 }
 
 impl Default for Knowledge {
@@ -147,7 +175,14 @@ impl Default for Knowledge {
 impl Knowledge {
     /// Knowledge of a search that minimises (moves, pieces).
     pub fn minimising() -> Self {
-        Knowledge { maximise: false, solution: None, bound: None, infeasible: None, stats: Vec::new() }
+        Knowledge {
+            maximise: false,
+            solution: None,
+            bound: None,
+            infeasible: None,
+            stats: Vec::new(),
+            search: Vec::new(),
+        }
     }
 
     /// Knowledge of a search that maximises (independent pieces).
@@ -190,6 +225,7 @@ impl Knowledge {
                 self.bound = Some(tighter);
             }
             Event::Infeasible(reason) => self.infeasible = Some(reason.clone()),
+            Event::Search(progress) => self.search.push(progress.clone()),
         }
     }
 
@@ -218,6 +254,7 @@ impl Knowledge {
             reason: self.infeasible.clone(),
             solution: self.solution.as_ref().map(|s| s.1.clone()),
             stats: self.stats.clone(),
+            search: self.search.clone(),
             seconds: elapsed.as_secs_f64(),
         }
     }

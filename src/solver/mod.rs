@@ -6,6 +6,7 @@
 
 #[cfg(feature = "cadical")]
 mod cadical;
+pub mod simplex;
 mod varisat;
 
 use std::fmt;

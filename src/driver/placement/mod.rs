@@ -9,6 +9,7 @@
 //! reported.
 
 mod bounds;
+pub mod branch_and_bound;
 mod core_guided;
 mod session;
 
@@ -37,16 +38,21 @@ pub enum Strategy {
     Binary,
     /// Raise a lower bound from unsatisfiable cores over the pieces' literals (OLL, with
     /// totalizers over the cores, as in RC2), until the assumed costs are satisfiable.
-    #[default]
     CoreGuided,
+    /// Branch and bound over the linear relaxation, with reduced-cost and orbital fixing and a
+    /// local search for a first placement ([`branch_and_bound`]); no SAT solver. Puzzles whose
+    /// placed pieces block lines have no linear model and take the core-guided search.
+    #[default]
+    BranchAndBound,
 }
 
 impl Strategy {
     /// Every strategy, in the order of [`Strategy::NAMES`].
-    pub const ALL: [Strategy; 4] = [Strategy::SatUnsat, Strategy::UnsatSat, Strategy::Binary, Strategy::CoreGuided];
+    pub const ALL: [Strategy; 5] =
+        [Strategy::SatUnsat, Strategy::UnsatSat, Strategy::Binary, Strategy::CoreGuided, Strategy::BranchAndBound];
 
     /// Names accepted on the command line.
-    pub const NAMES: [&'static str; 4] = ["sat-unsat", "unsat-sat", "binary", "core-guided"];
+    pub const NAMES: [&'static str; 5] = ["sat-unsat", "unsat-sat", "binary", "core-guided", "branch-and-bound"];
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -84,12 +90,16 @@ pub struct PlacementSearch {
     /// The encoding of the cost bound (for every strategy but the core-guided one, which
     /// relaxes its cores with totalizers).
     pub encoding: BoundEncoding,
-    /// Add lex-leader constraints for the board symmetries that map the puzzle onto itself.
+    /// Add lex-leader constraints for the board symmetries that map the puzzle onto itself
+    /// (branch and bound: orbital fixing under them).
     pub symmetry: bool,
+    /// What the branch-and-bound search may use.
+    pub ingredients: branch_and_bound::Ingredients,
 }
 
 impl Default for PlacementSearch {
-    /// varisat, the core-guided strategy and symmetry breaking.
+    /// Branch and bound with every ingredient (varisat and symmetry breaking for the SAT
+    /// strategies).
     fn default() -> Self {
         PlacementSearch {
             solver: SolverKind::default(),
@@ -97,6 +107,7 @@ impl Default for PlacementSearch {
             strategy: Strategy::default(),
             encoding: BoundEncoding::default(),
             symmetry: true,
+            ingredients: branch_and_bound::Ingredients::default(),
         }
     }
 }
@@ -116,12 +127,17 @@ pub fn solve_placement(
         knowledge.observe(&event);
         on_event(&event);
     };
+    if search.strategy == Strategy::BranchAndBound && branch_and_bound::supports(puzzle) {
+        let ingredients = branch_and_bound::Ingredients { symmetry: search.symmetry, ..search.ingredients };
+        branch_and_bound::solve(puzzle, ingredients, &mut emit)?;
+        return Ok(knowledge.outcome(started.elapsed(), None));
+    }
     let mut session = Session::new(puzzle, search, &mut emit)?;
     match search.strategy {
         Strategy::SatUnsat => bounds::sat_unsat(&mut session, search.encoding)?,
         Strategy::UnsatSat => bounds::unsat_sat(&mut session, search.encoding)?,
         Strategy::Binary => bounds::binary(&mut session, search.encoding)?,
-        Strategy::CoreGuided => core_guided::solve(&mut session)?,
+        Strategy::CoreGuided | Strategy::BranchAndBound => core_guided::solve(&mut session)?,
     }
     drop(session);
     Ok(knowledge.outcome(started.elapsed(), None))

@@ -1,0 +1,175 @@
+//! A local search for good placements before the tree: rows weighted by how long they stay
+//! violated, as in the weighting local searches for set covering (NuSC and its kin).
+//!
+//! From a greedy start, each time every row holds the placement is recorded and a
+//! cost-lowering flip (taking a piece off, or for a maximised objective putting one on) makes it
+//! infeasible again; while rows are violated, a flip from a random violated row that repairs
+//! the most weighted violation is made (recently flipped variables wait their turn), a
+//! cost-lowering flip keeps the cost below the best, and every violated row gains weight. It
+//! only ever returns assignments that satisfy every row.
+
+use std::time::{Duration, Instant};
+
+use super::problem::Problem;
+
+/// Flips a variable must wait before it is flipped again.
+const TABU: u64 = 2;
+
+struct State<'a> {
+    problem: &'a Problem,
+    x: Vec<bool>,
+    activity: Vec<i64>,
+    weight: Vec<i64>,
+    violated: Vec<usize>,
+    /// Position of each row in `violated`, `usize::MAX` if it holds.
+    position: Vec<usize>,
+    flipped_at: Vec<u64>,
+    step: u64,
+    cost: i64,
+    rng: u64,
+}
+
+/// The best assignment found within `time`, if any satisfies every row.
+pub(super) fn improve(problem: &Problem, time: Duration) -> Option<Vec<bool>> {
+    let n = problem.n();
+    let m = problem.rows.len();
+    let mut state = State {
+        problem,
+        x: vec![false; n],
+        activity: vec![0; m],
+        weight: vec![1; m],
+        violated: Vec::new(),
+        position: vec![usize::MAX; m],
+        flipped_at: vec![0; n],
+        step: TABU + 1,
+        cost: 0,
+        rng: 0x9e37_79b9_7f4a_7c15,
+    };
+    for r in 0..m {
+        state.refresh(r);
+    }
+    state.greedy();
+    let started = Instant::now();
+    let mut best: Option<(i64, Vec<bool>)> = None;
+    let mut idle = 0u64;
+    while idle < 200_000 && (state.step % 64 != 0 || started.elapsed() < time) {
+        state.step += 1;
+        idle += 1;
+        if state.violated.is_empty() {
+            if best.as_ref().is_none_or(|b| state.cost < b.0) {
+                best = Some((state.cost, state.x.clone()));
+                idle = 0;
+            }
+            if !state.lower_cost(usize::MAX) {
+                break;
+            }
+            continue;
+        }
+        let pick = state.random(state.violated.len());
+        let r = state.violated[pick];
+        let salt = state.step.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let repair = state.problem.rows[r]
+            .terms
+            .iter()
+            .filter(|&&(a, v)| (a > 0) != state.x[v] && state.flipped_at[v] + TABU < state.step)
+            .map(|&(_, v)| v)
+            .max_by_key(|&v| (state.score(v), (v as u64 ^ salt).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 40));
+        if let Some(v) = repair {
+            state.flip(v);
+            if best.as_ref().is_some_and(|b| state.cost >= b.0) {
+                state.lower_cost(v);
+            }
+        }
+        for &r in &state.violated {
+            state.weight[r] += 1;
+        }
+    }
+    best.map(|b| b.1)
+}
+
+impl State<'_> {
+    fn random(&mut self, n: usize) -> usize {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        (self.rng % n.max(1) as u64) as usize
+    }
+
+    /// How much weighted violation flipping `v` repairs (negative: how much it adds).
+    fn score(&self, v: usize) -> i64 {
+        let sign = if self.x[v] { -1 } else { 1 };
+        self.problem.columns[v]
+            .iter()
+            .map(|&(r, a)| {
+                let rhs = self.problem.rows[r].rhs;
+                let before = (rhs - self.activity[r]).max(0);
+                let after = (rhs - self.activity[r] - sign * a).max(0);
+                self.weight[r] * (before - after)
+            })
+            .sum()
+    }
+
+    fn flip(&mut self, v: usize) {
+        let sign = if self.x[v] { -1 } else { 1 };
+        self.x[v] = !self.x[v];
+        self.cost += sign * self.problem.cost[v];
+        self.flipped_at[v] = self.step;
+        for i in 0..self.problem.columns[v].len() {
+            let (r, a) = self.problem.columns[v][i];
+            self.activity[r] += sign * a;
+            self.refresh(r);
+        }
+    }
+
+    /// Keeps the list of violated rows in step with row `r`'s activity.
+    fn refresh(&mut self, r: usize) {
+        let violated = self.activity[r] < self.problem.rows[r].rhs;
+        let listed = self.position[r] != usize::MAX;
+        if violated && !listed {
+            self.position[r] = self.violated.len();
+            self.violated.push(r);
+        } else if !violated && listed {
+            let at = self.position[r];
+            let last = *self.violated.last().expect("a listed row is in the list");
+            self.violated.swap_remove(at);
+            if last != r {
+                self.position[last] = at;
+            }
+            self.position[r] = usize::MAX;
+        }
+    }
+
+    /// Makes the cost-lowering flip that breaks the least (not `except`); `false` if none.
+    fn lower_cost(&mut self, except: usize) -> bool {
+        let problem = self.problem;
+        let choice = (0..problem.n())
+            .filter(|&v| v != except && (problem.cost[v] > 0) == self.x[v] && problem.cost[v] != 0)
+            .filter(|&v| self.flipped_at[v] + TABU < self.step)
+            .max_by_key(|&v| (self.score(v), problem.cost[v].abs()));
+        match choice {
+            Some(v) => {
+                self.flip(v);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Flips the variable that repairs most weighted violation per unit of cost, while any does.
+    fn greedy(&mut self) {
+        while !self.violated.is_empty() {
+            let problem = self.problem;
+            let choice =
+                (0..problem.n()).filter(|&v| !self.x[v]).map(|v| (v, self.score(v))).filter(|&(_, s)| s > 0).max_by(
+                    |a, b| {
+                        let per = |(v, s): (usize, i64)| s as f64 / problem.cost[v].max(1) as f64;
+                        per(*a).total_cmp(&per(*b))
+                    },
+                );
+            match choice {
+                Some((v, _)) => self.flip(v),
+                None => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The 0-1 program the branch-and-bound search works on: the placement's linear model with its
+//! objective turned into a cost to minimise, every row as `a·x >= b` over integers, the
+//! partial assignment with its trail, bound propagation over the rows, and the Lagrangian
+//! bound that turns any row multipliers into a bound that holds exactly.
+
+use knights_sat_encodings::linear::{LinearModel, Relation, Sense};
+
+use crate::solver::simplex::{Lp, RowKind};
+
+/// One row `Σ a·x >= b` with integer coefficients.
+#[derive(Clone, Debug)]
+pub(super) struct Row {
+    pub terms: Vec<(i64, usize)>,
+    pub rhs: i64,
+    /// The largest `|a|` of the row.
+    max_abs: i64,
+    /// A covering row: every coefficient 1 and `b = 1` (some variable of it must be 1).
+    pub covering: bool,
+}
+
+/// A variable's value in the partial assignment.
+pub(super) const FREE: i8 = -1;
+
+/// The program with a partial assignment.
+pub(super) struct Problem {
+    /// Cost of each variable (the objective, negated when it is maximised).
+    pub cost: Vec<i64>,
+    /// Whether the model maximises (the cost is the value negated).
+    pub maximise: bool,
+    /// The greatest common divisor of the costs: improving solutions cost at least this less.
+    pub step: i64,
+    pub rows: Vec<Row>,
+    /// For each variable, `(row, coefficient)`.
+    pub columns: Vec<Vec<(usize, i64)>>,
+    /// `FREE`, 0 or 1.
+    pub value: Vec<i8>,
+    /// Variables in the order they were assigned.
+    pub trail: Vec<usize>,
+    /// Each row's largest possible activity under the assignment.
+    max_activity: Vec<i64>,
+    /// Rows to propagate.
+    queue: Vec<usize>,
+    queued: Vec<bool>,
+}
+
+impl Problem {
+    /// The program of a linear model with an objective.
+    pub fn new(model: &LinearModel) -> Problem {
+        let n = model.variables.len();
+        let (sense, objective) = model.objective.clone().unwrap_or((Sense::Minimise, Vec::new()));
+        let maximise = sense == Sense::Maximise;
+        let mut cost = vec![0i64; n];
+        for (c, v) in objective {
+            cost[v] += if maximise { -c } else { c };
+        }
+        let step = cost.iter().fold(0i64, |g, &c| gcd(g, c.abs())).max(1);
+        let mut rows = Vec::new();
+        for constraint in &model.constraints {
+            let terms = constraint.terms.clone();
+            let negated = || terms.iter().map(|&(a, v)| (-a, v)).collect::<Vec<_>>();
+            match constraint.relation {
+                Relation::AtLeast => rows.push(Row::new(terms.clone(), constraint.rhs)),
+                Relation::AtMost => rows.push(Row::new(negated(), -constraint.rhs)),
+                Relation::Equal => {
+                    rows.push(Row::new(terms.clone(), constraint.rhs));
+                    rows.push(Row::new(negated(), -constraint.rhs));
+                }
+            }
+        }
+        let mut columns = vec![Vec::new(); n];
+        for (r, row) in rows.iter().enumerate() {
+            for &(a, v) in &row.terms {
+                columns[v].push((r, a));
+            }
+        }
+        let max_activity = rows.iter().map(|row| row.terms.iter().map(|t| t.0.max(0)).sum()).collect();
+        let m = rows.len();
+        Problem {
+            cost,
+            maximise,
+            step,
+            rows,
+            columns,
+            value: vec![FREE; n],
+            trail: Vec::new(),
+            max_activity,
+            queue: (0..m).collect(),
+            queued: vec![true; m],
+        }
+    }
+
+    /// Number of variables.
+    pub fn n(&self) -> usize {
+        self.cost.len()
+    }
+
+    /// The linear relaxation of the program.
+    pub fn relaxation(&self) -> Lp {
+        let cost: Vec<f64> = self.cost.iter().map(|&c| c as f64).collect();
+        let rows: Vec<_> = self
+            .rows
+            .iter()
+            .map(|row| (row.terms.iter().map(|&(a, v)| (v, a as f64)).collect(), RowKind::AtLeast, row.rhs as f64))
+            .collect();
+        Lp::new(&cost, &rows)
+    }
+
+    /// Assigns `var` (free) and keeps the LP's bounds in step.
+    pub fn assign(&mut self, var: usize, one: bool, lp: &mut Lp) {
+        debug_assert_eq!(self.value[var], FREE);
+        self.value[var] = i8::from(one);
+        self.trail.push(var);
+        let v = if one { 1.0 } else { 0.0 };
+        lp.set_bounds(var, v, v);
+        for &(r, a) in &self.columns[var] {
+            self.max_activity[r] += a * i64::from(one) - a.max(0);
+            if !self.queued[r] {
+                self.queued[r] = true;
+                self.queue.push(r);
+            }
+        }
+    }
+
+    /// Undoes assignments back to trail length `mark`.
+    pub fn undo(&mut self, mark: usize, lp: &mut Lp) {
+        while self.trail.len() > mark {
+            let var = self.trail.pop().expect("the trail is longer than the mark");
+            let one = self.value[var] == 1;
+            self.value[var] = FREE;
+            lp.set_bounds(var, 0.0, 1.0);
+            for &(r, a) in &self.columns[var] {
+                self.max_activity[r] -= a * i64::from(one) - a.max(0);
+            }
+        }
+        for r in self.queue.drain(..) {
+            self.queued[r] = false;
+        }
+    }
+
+    /// Propagates the rows: fixes every variable a row forces. `false` on a row that can no
+    /// longer hold.
+    pub fn propagate(&mut self, lp: &mut Lp) -> bool {
+        while let Some(r) = self.queue.pop() {
+            self.queued[r] = false;
+            let slack = self.max_activity[r] - self.rows[r].rhs;
+            if slack < 0 {
+                for r in self.queue.drain(..) {
+                    self.queued[r] = false;
+                }
+                return false;
+            }
+            if slack >= self.rows[r].max_abs {
+                continue;
+            }
+            for i in 0..self.rows[r].terms.len() {
+                let (a, v) = self.rows[r].terms[i];
+                if self.value[v] == FREE && a.abs() > slack {
+                    self.assign(v, a > 0, lp);
+                }
+            }
+        }
+        true
+    }
+
+    /// The cost of the assignment of every variable.
+    pub fn cost_of(&self, values: &[bool]) -> i64 {
+        self.cost.iter().zip(values).filter(|t| *t.1).map(|t| t.0).sum()
+    }
+
+    /// Whether `values` satisfies every row.
+    pub fn satisfies(&self, values: &[bool]) -> bool {
+        self.rows.iter().all(|row| row.terms.iter().filter(|t| values[t.1]).map(|t| t.0).sum::<i64>() >= row.rhs)
+    }
+
+    /// The Lagrangian bound of multipliers `y` (one per row, clamped at 0) under the current
+    /// assignment: `y·b + Σ_j min over x_j of (c_j - y·A_j) x_j`. It holds for any nonnegative
+    /// `y`, so rounding in the simplex cannot make it wrong. Also returns the reduced costs.
+    pub fn lagrangian(&self, y: &[f64]) -> (f64, Vec<f64>) {
+        let mut bound: f64 = self.rows.iter().zip(y).map(|(row, &yi)| yi.max(0.0) * row.rhs as f64).sum();
+        let mut reduced = vec![0.0; self.n()];
+        for (j, column) in self.columns.iter().enumerate() {
+            let r = self.cost[j] as f64 - column.iter().map(|&(i, a)| y[i].max(0.0) * a as f64).sum::<f64>();
+            reduced[j] = r;
+            bound += match self.value[j] {
+                FREE => r.min(0.0),
+                1 => r,
+                _ => 0.0,
+            };
+        }
+        (bound, reduced)
+    }
+}
+
+impl Row {
+    fn new(terms: Vec<(i64, usize)>, rhs: i64) -> Row {
+        let max_abs = terms.iter().map(|t| t.0.abs()).max().unwrap_or(0);
+        let covering = rhs == 1 && terms.iter().all(|t| t.0 == 1);
+        Row { terms, rhs, max_abs, covering }
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}

@@ -1,0 +1,488 @@
+//! A dense dual simplex for the linear relaxations of 0-1 programs, in pure Rust.
+//!
+//! The branch-and-bound search of placements solves one linear program per node, each a
+//! small change of the last: a variable's bounds tightened on the way down and loosened on the
+//! way back. The dual simplex suits that: every basis it visits is dual feasible, so after a
+//! bound change it starts from the last basis, each of its iterations raises a valid lower
+//! bound, and it can stop as soon as that bound passes a cutoff.
+//!
+//! Rows are `a·x >= b` (an `a·x <= b` row is stored negated) or `a·x = b`, with a slack per
+//! row: `a·x - s = b`, `s >= 0` (`s = 0` for an equality). The full tableau `B⁻¹ [A | -I]` is
+//! kept dense, which is cheapest for the few hundred rows of a board; it is rebuilt from the
+//! basis every [`REFACTOR_EVERY`] pivots so rounding errors do not pile up.
+//!
+//! Nothing here is trusted for a proof: a caller takes the row multipliers ([`Lp::duals`]) and
+//! recomputes the bound they imply from the exact rows (a Lagrangian bound, valid for any
+//! nonnegative multipliers), which is also the cutting-plane combination a proof can state.
+
+/// How a row's left-hand side relates to its right-hand side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowKind {
+    /// `a·x >= b`.
+    AtLeast,
+    /// `a·x <= b`.
+    AtMost,
+    /// `a·x = b`.
+    Equal,
+}
+
+/// The answer of one solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LpStatus {
+    /// An optimal basis; the value is the optimum.
+    Optimal(f64),
+    /// The dual objective passed the cutoff: every point costs more than it.
+    Cutoff(f64),
+    /// No point satisfies the rows and bounds.
+    Infeasible,
+}
+
+/// Pivots between two rebuilds of the tableau from the basis.
+const REFACTOR_EVERY: usize = 400;
+/// Entries smaller than this are zero for pivoting.
+const PIVOT_TOL: f64 = 1e-9;
+/// Primal infeasibility tolerated.
+const PRIMAL_TOL: f64 = 1e-7;
+/// Dual infeasibility tolerated (the Harris ratio test's slack).
+const DUAL_TOL: f64 = 1e-9;
+
+/// A linear program over variables in `[0, 1]` (bounds changeable) with a warm-started dual
+/// simplex.
+#[derive(Clone, Debug)]
+pub struct Lp {
+    m: usize,
+    n: usize,
+    /// The rows as given: `(sign, terms)`; an at-most row has sign -1.
+    a: Vec<f64>,
+    b: Vec<f64>,
+    /// Costs of all `n + m` columns (slacks cost nothing).
+    cost: Vec<f64>,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    /// The tableau, row-major, `m × (n + m)`.
+    t: Vec<f64>,
+    /// Value of the basic variable of each row.
+    beta: Vec<f64>,
+    /// Reduced cost of every column.
+    d: Vec<f64>,
+    basis: Vec<usize>,
+    /// Row of a basic column, `usize::MAX` for a nonbasic one.
+    row_of: Vec<usize>,
+    /// Nonbasic columns: whether at the upper bound.
+    at_upper: Vec<bool>,
+    since_refactor: usize,
+    /// Pivots since the program was built.
+    pub pivots: u64,
+}
+
+impl Lp {
+    /// A program minimising `cost · x` over `x ∈ [0, 1]^n` subject to `rows`, each
+    /// `(terms, kind, rhs)`.
+    pub fn new(cost: &[f64], rows: &[(Vec<(usize, f64)>, RowKind, f64)]) -> Lp {
+        let n = cost.len();
+        let m = rows.len();
+        let w = n + m;
+        let mut a = vec![0.0; m * n];
+        let mut b = vec![0.0; m];
+        let mut lower = vec![0.0; w];
+        let mut upper = vec![1.0; w];
+        for (i, (terms, kind, rhs)) in rows.iter().enumerate() {
+            let sign = if *kind == RowKind::AtMost { -1.0 } else { 1.0 };
+            for &(j, coef) in terms {
+                a[i * n + j] += sign * coef;
+            }
+            b[i] = sign * rhs;
+            upper[n + i] = if *kind == RowKind::Equal { 0.0 } else { f64::INFINITY };
+            lower[n + i] = 0.0;
+        }
+        let mut full_cost = cost.to_vec();
+        full_cost.resize(w, 0.0);
+        let mut lp = Lp {
+            m,
+            n,
+            a,
+            b,
+            cost: full_cost,
+            lower,
+            upper,
+            t: vec![0.0; m * w],
+            beta: vec![0.0; m],
+            d: vec![0.0; w],
+            basis: (n..w).collect(),
+            row_of: (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect(),
+            at_upper: vec![false; w],
+            since_refactor: 0,
+            pivots: 0,
+        };
+        lp.refactor();
+        lp
+    }
+
+    /// Structural variables.
+    pub fn n_vars(&self) -> usize {
+        self.n
+    }
+
+    fn width(&self) -> usize {
+        self.n + self.m
+    }
+
+    fn is_basic(&self, col: usize) -> bool {
+        self.row_of[col] != usize::MAX
+    }
+
+    /// The value of a nonbasic column.
+    fn nonbasic_value(&self, col: usize) -> f64 {
+        if self.at_upper[col] {
+            self.upper[col]
+        } else {
+            self.lower[col]
+        }
+    }
+
+    /// Sets the bounds of structural variable `j` (both in `[0, 1]`).
+    pub fn set_bounds(&mut self, j: usize, lower: f64, upper: f64) {
+        debug_assert!(j < self.n && lower <= upper);
+        if self.is_basic(j) {
+            self.lower[j] = lower;
+            self.upper[j] = upper;
+            return;
+        }
+        let old = self.nonbasic_value(j);
+        self.lower[j] = lower;
+        self.upper[j] = upper;
+        // A nonbasic variable sits at the bound its reduced cost asks for.
+        self.at_upper[j] = self.d[j] < 0.0 && upper > lower;
+        let new = self.nonbasic_value(j);
+        self.shift(j, new - old);
+    }
+
+    /// Moves nonbasic column `col` by `delta`, updating the basic values.
+    fn shift(&mut self, col: usize, delta: f64) {
+        if delta == 0.0 {
+            return;
+        }
+        let w = self.width();
+        for i in 0..self.m {
+            let tij = self.t[i * w + col];
+            if tij != 0.0 {
+                self.beta[i] -= tij * delta;
+            }
+        }
+    }
+
+    /// Rebuilds the tableau, basic values and reduced costs from the basis.
+    fn refactor(&mut self) {
+        let (m, n, w) = (self.m, self.n, self.width());
+        self.since_refactor = 0;
+        // The basis matrix, column by column from [A | -I].
+        let column = |c: usize, i: usize| {
+            if c < n {
+                self.a[i * n + c]
+            } else if c - n == i {
+                -1.0
+            } else {
+                0.0
+            }
+        };
+        let mut bmat = vec![0.0; m * m];
+        for (k, &c) in self.basis.iter().enumerate() {
+            for i in 0..m {
+                bmat[i * m + k] = column(c, i);
+            }
+        }
+        let Some(inv) = invert(&mut bmat, m) else {
+            // A singular basis (rounding gone wrong): start again from the slack basis.
+            self.basis = (n..w).collect();
+            self.row_of = (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect();
+            for c in 0..n {
+                self.at_upper[c] = self.cost[c] < 0.0;
+            }
+            return self.refactor();
+        };
+        // T = B⁻¹ [A | -I].
+        self.t.iter_mut().for_each(|v| *v = 0.0);
+        for i in 0..m {
+            let row = &mut self.t[i * w..(i + 1) * w];
+            for k in 0..m {
+                let f = inv[i * m + k];
+                if f == 0.0 {
+                    continue;
+                }
+                let arow = &self.a[k * n..(k + 1) * n];
+                for (t, &a) in row[..n].iter_mut().zip(arow) {
+                    *t += f * a;
+                }
+                row[n + k] -= f;
+            }
+        }
+        // Reduced costs d = c - c_B B⁻¹ [A | -I].
+        let mut d = self.cost.clone();
+        for (i, &c) in self.basis.iter().enumerate() {
+            let cb = self.cost[c];
+            if cb != 0.0 {
+                for (dj, &t) in d.iter_mut().zip(&self.t[i * w..(i + 1) * w]) {
+                    *dj -= cb * t;
+                }
+            }
+        }
+        for &c in &self.basis {
+            d[c] = 0.0;
+        }
+        self.d = d;
+        // Nonbasic columns at the bound their reduced costs ask for.
+        for c in 0..w {
+            if !self.is_basic(c) {
+                self.at_upper[c] = self.d[c] < 0.0 && self.upper[c].is_finite() && self.upper[c] > self.lower[c];
+            }
+        }
+        // Basic values: β = B⁻¹ (b - N z_N).
+        let mut rhs = self.b.clone();
+        for c in (0..w).filter(|&c| !self.is_basic(c)) {
+            let v = self.nonbasic_value(c);
+            if v != 0.0 {
+                for (i, r) in rhs.iter_mut().enumerate() {
+                    *r -= column(c, i) * v;
+                }
+            }
+        }
+        for i in 0..m {
+            self.beta[i] = (0..m).map(|k| inv[i * m + k] * rhs[k]).sum();
+        }
+    }
+
+    /// The objective at the current basis (a lower bound while the basis is dual feasible).
+    pub fn objective(&self) -> f64 {
+        let mut value = 0.0;
+        for (i, &c) in self.basis.iter().enumerate() {
+            value += self.cost[c] * self.beta[i];
+        }
+        for c in 0..self.n {
+            if !self.is_basic(c) {
+                value += self.cost[c] * self.nonbasic_value(c);
+            }
+        }
+        value
+    }
+
+    /// Runs the dual simplex until the basis is optimal, the program is infeasible, or the
+    /// dual objective exceeds `cutoff`.
+    pub fn solve(&mut self, cutoff: f64) -> LpStatus {
+        let w = self.width();
+        let mut iterations = 0usize;
+        loop {
+            if self.since_refactor >= REFACTOR_EVERY {
+                self.refactor();
+            }
+            let objective = self.objective();
+            if objective > cutoff {
+                return LpStatus::Cutoff(objective);
+            }
+            // Leaving row: the largest bound violation.
+            let mut leave = None;
+            let mut worst = PRIMAL_TOL;
+            for i in 0..self.m {
+                let c = self.basis[i];
+                let v = self.beta[i];
+                let viol = if v < self.lower[c] { self.lower[c] - v } else { v - self.upper[c] };
+                if viol > worst {
+                    worst = viol;
+                    leave = Some(i);
+                }
+            }
+            let Some(r) = leave else { return LpStatus::Optimal(objective) };
+            let leaving = self.basis[r];
+            let to_lower = self.beta[r] < self.lower[leaving];
+            let row = &self.t[r * w..(r + 1) * w];
+            // Eligible entering columns move the leaving value toward its bound: the Harris
+            // ratio test takes the largest pivot among the nearly tightest ratios.
+            let eligible = |c: usize| -> Option<f64> {
+                if self.row_of[c] != usize::MAX || self.lower[c] == self.upper[c] {
+                    return None;
+                }
+                let alpha = row[c];
+                let up = self.at_upper[c];
+                let ok = if to_lower {
+                    (alpha < -PIVOT_TOL && !up) || (alpha > PIVOT_TOL && up)
+                } else {
+                    (alpha > PIVOT_TOL && !up) || (alpha < -PIVOT_TOL && up)
+                };
+                ok.then_some(alpha)
+            };
+            let mut bound = f64::INFINITY;
+            for c in 0..w {
+                if let Some(alpha) = eligible(c) {
+                    bound = bound.min((self.d[c].abs() + DUAL_TOL) / alpha.abs());
+                }
+            }
+            if bound == f64::INFINITY {
+                return LpStatus::Infeasible;
+            }
+            let mut enter = None;
+            let mut best = 0.0;
+            for c in 0..w {
+                if let Some(alpha) = eligible(c) {
+                    if self.d[c].abs() / alpha.abs() <= bound && alpha.abs() > best {
+                        best = alpha.abs();
+                        enter = Some(c);
+                    }
+                }
+            }
+            let q = enter.expect("the Harris bound admits its own minimiser");
+            let target = if to_lower { self.lower[leaving] } else { self.upper[leaving] };
+            self.pivot(r, q, target, to_lower);
+            iterations += 1;
+            if iterations > 50 * (self.m + self.n) + 1000 {
+                // Cycling or rounding trouble: rebuild and go on from a fresh tableau.
+                self.refactor();
+                iterations = 0;
+            }
+        }
+    }
+
+    /// Column `q` enters in row `r`; the leaving variable becomes nonbasic at `target`.
+    fn pivot(&mut self, r: usize, q: usize, target: f64, to_lower: bool) {
+        let w = self.width();
+        let leaving = self.basis[r];
+        let alpha = self.t[r * w + q];
+        let delta = (self.beta[r] - target) / alpha;
+        let entering_value = self.nonbasic_value(q) + delta;
+        for i in 0..self.m {
+            if i != r {
+                let tiq = self.t[i * w + q];
+                if tiq != 0.0 {
+                    self.beta[i] -= tiq * delta;
+                }
+            }
+        }
+        self.beta[r] = entering_value;
+        // Pivot row scaled, then eliminated from the other rows and the reduced costs.
+        let (before, rest) = self.t.split_at_mut(r * w);
+        let (prow, after) = rest.split_at_mut(w);
+        let inv = 1.0 / alpha;
+        prow.iter_mut().for_each(|v| *v *= inv);
+        prow[q] = 1.0;
+        let nz: Vec<usize> = (0..w).filter(|&c| prow[c] != 0.0).collect();
+        for other in before.chunks_exact_mut(w).chain(after.chunks_exact_mut(w)) {
+            let f = other[q];
+            if f != 0.0 {
+                for &c in &nz {
+                    other[c] -= f * prow[c];
+                }
+                other[q] = 0.0;
+            }
+        }
+        let f = self.d[q];
+        if f != 0.0 {
+            for &c in &nz {
+                self.d[c] -= f * prow[c];
+            }
+        }
+        self.d[q] = 0.0;
+        self.basis[r] = q;
+        self.row_of[q] = r;
+        self.row_of[leaving] = usize::MAX;
+        self.at_upper[leaving] = !to_lower;
+        self.since_refactor += 1;
+        self.pivots += 1;
+    }
+
+    /// The value of structural variable `j` at the current basis.
+    pub fn value(&self, j: usize) -> f64 {
+        match self.row_of[j] {
+            usize::MAX => self.nonbasic_value(j),
+            r => self.beta[r],
+        }
+    }
+
+    /// The row multipliers of the current basis (`y ≥ 0` for inequality rows, in the sense
+    /// the row was given: an at-most row's multiplier applies to the row negated).
+    pub fn duals(&self) -> Vec<f64> {
+        (0..self.m).map(|i| self.d[self.n + i]).collect()
+    }
+}
+
+/// Inverts the `m × m` matrix `a` (destroyed) by Gauss-Jordan elimination with partial
+/// pivoting; `None` if it is singular.
+fn invert(a: &mut [f64], m: usize) -> Option<Vec<f64>> {
+    let mut inv = vec![0.0; m * m];
+    for i in 0..m {
+        inv[i * m + i] = 1.0;
+    }
+    for col in 0..m {
+        let p = (col..m).max_by(|&x, &y| a[x * m + col].abs().total_cmp(&a[y * m + col].abs()))?;
+        if a[p * m + col].abs() < 1e-11 {
+            return None;
+        }
+        if p != col {
+            for k in 0..m {
+                a.swap(p * m + k, col * m + k);
+                inv.swap(p * m + k, col * m + k);
+            }
+        }
+        let f = 1.0 / a[col * m + col];
+        for k in 0..m {
+            a[col * m + k] *= f;
+            inv[col * m + k] *= f;
+        }
+        for i in 0..m {
+            let g = a[i * m + col];
+            if i != col && g != 0.0 {
+                for k in 0..m {
+                    a[i * m + k] -= g * a[col * m + k];
+                    inv[i * m + k] -= g * inv[col * m + k];
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Set cover of {0,1,2} by {0,1}, {1,2}, {0,2} at cost 1 each: the relaxation takes each
+    /// set at one half, 1.5 in all.
+    #[test]
+    fn the_triangle_cover_relaxes_to_one_and_a_half() {
+        let rows = vec![
+            (vec![(0, 1.0), (2, 1.0)], RowKind::AtLeast, 1.0),
+            (vec![(0, 1.0), (1, 1.0)], RowKind::AtLeast, 1.0),
+            (vec![(1, 1.0), (2, 1.0)], RowKind::AtLeast, 1.0),
+        ];
+        let mut lp = Lp::new(&[1.0, 1.0, 1.0], &rows);
+        match lp.solve(f64::INFINITY) {
+            LpStatus::Optimal(v) => assert!((v - 1.5).abs() < 1e-9, "{v}"),
+            other => panic!("{other:?}"),
+        }
+        // Fixing one set out forces the other two in.
+        lp.set_bounds(0, 0.0, 0.0);
+        match lp.solve(f64::INFINITY) {
+            LpStatus::Optimal(v) => assert!((v - 2.0).abs() < 1e-9, "{v}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(lp.solve(1.5), LpStatus::Cutoff(_) | LpStatus::Optimal(_)));
+        lp.set_bounds(1, 0.0, 0.0);
+        assert_eq!(lp.solve(f64::INFINITY), LpStatus::Infeasible);
+        lp.set_bounds(0, 0.0, 1.0);
+        lp.set_bounds(1, 0.0, 1.0);
+        match lp.solve(f64::INFINITY) {
+            LpStatus::Optimal(v) => assert!((v - 1.5).abs() < 1e-9, "{v}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Maximising two variables under `x + y <= 1` and `x - y = 0`: both at one half.
+    #[test]
+    fn at_most_and_equal_rows() {
+        let rows =
+            vec![(vec![(0, 1.0), (1, 1.0)], RowKind::AtMost, 1.0), (vec![(0, 1.0), (1, -1.0)], RowKind::Equal, 0.0)];
+        let mut lp = Lp::new(&[-1.0, -1.0], &rows);
+        match lp.solve(f64::INFINITY) {
+            LpStatus::Optimal(v) => assert!((v + 1.0).abs() < 1e-9, "{v}"),
+            other => panic!("{other:?}"),
+        }
+        assert!((lp.value(0) - 0.5).abs() < 1e-9 && (lp.value(1) - 0.5).abs() < 1e-9);
+    }
+}
