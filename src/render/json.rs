@@ -6,7 +6,7 @@ use knights_sat_encodings::puzzle::Puzzle;
 use serde::Serialize;
 
 use super::Report;
-use crate::driver::{Solution, Status, StepStats};
+use crate::driver::{SearchStats, Solution, Status, StepStats};
 use crate::mip::Formulation;
 
 #[derive(Serialize)]
@@ -27,6 +27,9 @@ struct JsonReport<'a> {
     stopped: Option<&'a str>,
     solution: Option<JsonSolution>,
     stats: &'a [StepStats],
+    /// Branch and bound: its progress over time.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    progress: &'a [SearchStats],
     seconds: f64,
 }
 
@@ -164,6 +167,7 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         stopped: report.stopped,
         solution,
         stats: &outcome.stats,
+        progress: &outcome.search,
         seconds: outcome.seconds,
     };
     serde_json::to_writer_pretty(&mut *out, &value)?;

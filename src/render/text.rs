@@ -40,7 +40,39 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         }
         writeln!(out, "{}", stats_table(report.outcome, report.mip.is_some()))?;
     }
+    if !report.outcome.search.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Work of the branch and bound over time")?;
+        writeln!(out, "{}", search_table(report.outcome))?;
+    }
     Ok(())
+}
+
+/// The branch-and-bound progress rows as an aligned table.
+fn search_table(outcome: &Outcome) -> String {
+    let header = ["seconds", "nodes", "LP solves", "pivots", "rc fixed", "orbit fixed", "bound", "best"];
+    let mut rows: Vec<[String; 8]> = vec![header.map(String::from)];
+    let or_dash = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
+    for s in &outcome.search {
+        rows.push([
+            format!("{:.3}", s.seconds),
+            s.nodes.to_string(),
+            s.lp_solves.to_string(),
+            s.pivots.to_string(),
+            s.fixed_by_reduced_cost.to_string(),
+            s.orbit_fixings.to_string(),
+            or_dash(s.bound),
+            or_dash(s.incumbent),
+        ]);
+    }
+    let widths: Vec<usize> = (0..8).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            row.iter().enumerate().map(|(c, v)| format!("{v:>w$}", w = widths[c])).collect::<Vec<_>>().join("  ")
+        })
+        .collect();
+    format!("{}\nsymmetries used: {}", lines.join("\n"), outcome.search.last().map_or(0, |s| s.symmetries))
 }
 
 /// The words for the objective of a puzzle: what is counted and in which direction.

@@ -14,6 +14,8 @@ use super::problem::Problem;
 
 /// Flips a variable must wait before it is flipped again.
 const TABU: u64 = 2;
+/// Rounds without a better placement after which the search gives up.
+const IDLE_ROUNDS: u64 = 5_000_000;
 
 struct State<'a> {
     problem: &'a Problem,
@@ -52,8 +54,9 @@ pub(super) fn improve(problem: &Problem, time: Duration) -> Option<Vec<bool>> {
     let started = Instant::now();
     let mut best: Option<(i64, Vec<bool>)> = None;
     let mut idle = 0u64;
-    while idle < 200_000 && (state.step % 64 != 0 || started.elapsed() < time) {
-        state.step += 1;
+    let mut rounds = 0u64;
+    while idle < IDLE_ROUNDS && (rounds % 64 != 0 || started.elapsed() < time) {
+        rounds += 1;
         idle += 1;
         if state.violated.is_empty() {
             if best.as_ref().is_none_or(|b| state.cost < b.0) {
@@ -113,6 +116,7 @@ impl State<'_> {
         let sign = if self.x[v] { -1 } else { 1 };
         self.x[v] = !self.x[v];
         self.cost += sign * self.problem.cost[v];
+        self.step += 1;
         self.flipped_at[v] = self.step;
         for i in 0..self.problem.columns[v].len() {
             let (r, a) = self.problem.columns[v][i];

@@ -79,6 +79,8 @@ struct Search<'a> {
     /// The bound of each node on the path whose children are still being searched.
     open_bounds: Vec<f64>,
     reported_bound: Option<i64>,
+    /// The tree has been searched to the end.
+    finished: bool,
     stats: SearchStats,
     started: Instant,
     last_report: Instant,
@@ -119,6 +121,7 @@ pub(super) fn solve(
         is_zero: vec![false; n],
         open_bounds: Vec::new(),
         reported_bound: None,
+        finished: false,
         stats: SearchStats::default(),
         started,
         last_report: started,
@@ -126,7 +129,8 @@ pub(super) fn solve(
     };
     search.stats.symmetries = search.symmetries.len();
     if ingredients.local_search {
-        if let Some(values) = local_search::improve(&search.problem, Duration::from_millis(local_search_ms(n))) {
+        let ms = std::env::var("LSMS").ok().and_then(|v| v.parse().ok()).unwrap_or(local_search_ms(n));
+        if let Some(values) = local_search::improve(&search.problem, Duration::from_millis(ms)) {
             search.offer(&values)?;
         }
     }
@@ -173,11 +177,13 @@ impl Search<'_> {
     /// Reports the proven bound if it rose, and the progress row when it is due (or `now`).
     fn report(&mut self, now: bool) {
         let least_open = self.open_bounds.iter().copied().fold(f64::INFINITY, f64::min);
+        // Every placement not yet ruled out lies below an open node; with none open the
+        // search is over only once `finished` says so.
         let proven = match self.incumbent {
-            Some(best) if least_open == f64::INFINITY => Some(best),
+            Some(best) if self.finished => Some(best),
+            _ if least_open == f64::INFINITY => None,
             Some(best) => Some(((least_open - 1e-6).ceil() as i64).min(best)),
-            None if least_open < f64::INFINITY => Some((least_open - 1e-6).ceil() as i64),
-            None => None,
+            None => Some((least_open - 1e-6).ceil() as i64),
         };
         if let Some(cost) = proven {
             let cost = round_up(cost, self.problem.step);
@@ -198,6 +204,7 @@ impl Search<'_> {
 
     fn finish(mut self) -> Result<(), Error> {
         self.open_bounds.clear();
+        self.finished = true;
         match self.incumbent {
             Some(_) => self.report(true),
             None => {

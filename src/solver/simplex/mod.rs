@@ -37,8 +37,10 @@ pub enum LpStatus {
     Infeasible,
 }
 
+mod kernels;
+
 /// Pivots between two rebuilds of the tableau from the basis.
-const REFACTOR_EVERY: usize = 400;
+const REFACTOR_EVERY: usize = 1000;
 /// Entries smaller than this are zero for pivoting.
 const PIVOT_TOL: f64 = 1e-9;
 /// Primal infeasibility tolerated.
@@ -70,6 +72,9 @@ pub struct Lp {
     row_of: Vec<usize>,
     /// Nonbasic columns: whether at the upper bound.
     at_upper: Vec<bool>,
+    /// Squared norm of each row of `B⁻¹` (the slack part of the tableau): the dual
+    /// steepest-edge weights that pick the leaving row.
+    norms: Vec<f64>,
     since_refactor: usize,
     /// Pivots since the program was built.
     pub pivots: u64,
@@ -111,6 +116,7 @@ impl Lp {
             basis: (n..w).collect(),
             row_of: (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect(),
             at_upper: vec![false; w],
+            norms: vec![1.0; m],
             since_refactor: 0,
             pivots: 0,
         };
@@ -248,6 +254,7 @@ impl Lp {
         }
         for i in 0..m {
             self.beta[i] = (0..m).map(|k| inv[i * m + k] * rhs[k]).sum();
+            self.norms[i] = kernels::squared_norm(&inv[i * m..(i + 1) * m]);
         }
     }
 
@@ -278,15 +285,15 @@ impl Lp {
             if objective > cutoff {
                 return LpStatus::Cutoff(objective);
             }
-            // Leaving row: the largest bound violation.
+            // Leaving row: the largest bound violation per steepest-edge weight.
             let mut leave = None;
-            let mut worst = PRIMAL_TOL;
+            let mut worst = 0.0;
             for i in 0..self.m {
                 let c = self.basis[i];
                 let v = self.beta[i];
                 let viol = if v < self.lower[c] { self.lower[c] - v } else { v - self.upper[c] };
-                if viol > worst {
-                    worst = viol;
+                if viol > PRIMAL_TOL && viol * viol > worst * self.norms[i] {
+                    worst = viol * viol / self.norms[i];
                     leave = Some(i);
                 }
             }
@@ -362,14 +369,24 @@ impl Lp {
         let inv = 1.0 / alpha;
         prow.iter_mut().for_each(|v| *v *= inv);
         prow[q] = 1.0;
+        self.norms[r] *= inv * inv;
+        let n = self.n;
         let nz: Vec<usize> = (0..w).filter(|&c| prow[c] != 0.0).collect();
-        for other in before.chunks_exact_mut(w).chain(after.chunks_exact_mut(w)) {
+        let dense = nz.len() * 4 > w;
+        for (k, other) in before.chunks_exact_mut(w).chain(after.chunks_exact_mut(w)).enumerate() {
             let f = other[q];
             if f != 0.0 {
-                for &c in &nz {
-                    other[c] -= f * prow[c];
+                if dense {
+                    // Contiguous updates vectorise; most pivot rows are dense.
+                    kernels::subtract_multiple(other, prow, f);
+                } else {
+                    for &c in &nz {
+                        other[c] -= f * prow[c];
+                    }
                 }
                 other[q] = 0.0;
+                let i = if k < r { k } else { k + 1 };
+                self.norms[i] = kernels::squared_norm(&other[n..]).max(1e-12);
             }
         }
         let f = self.d[q];
