@@ -8,7 +8,7 @@
 mod common;
 
 use common::random::random_placement;
-use knights_sat::driver::{solve_placement, PlacementSearch, Solution, Status, Strategy};
+use knights_sat::driver::{solve_placement, Ingredients, PlacementSearch, Solution, Status, Strategy};
 use knights_sat::encodings::check::check_placement;
 use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind};
@@ -18,9 +18,10 @@ use knights_sat::solver::SolverKind;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// Two searches for the `i`-th puzzle: a bound strategy and encoding in turn, and the
-/// core-guided one; symmetry breaking on for one of them, alternately.
-fn searches(i: usize) -> [PlacementSearch; 2] {
+/// Three searches for the `i`-th puzzle: a bound strategy and encoding in turn, the
+/// core-guided one, and branch and bound with one of its ingredients switched off in turn;
+/// symmetry breaking on for one of the SAT searches, alternately.
+fn searches(i: usize) -> [PlacementSearch; 3] {
     let solvers: Vec<SolverKind> = SolverKind::ALL.into_iter().filter(|s| s.is_available()).collect();
     let bounded = [Strategy::SatUnsat, Strategy::UnsatSat, Strategy::Binary];
     let symmetry = i % 2 == 0;
@@ -38,7 +39,26 @@ fn searches(i: usize) -> [PlacementSearch; 2] {
             symmetry: !symmetry,
             ..Default::default()
         },
+        branch_and_bound(i),
     ]
+}
+
+/// Branch and bound with every ingredient, or with the `i % 5`-th one switched off.
+fn branch_and_bound(i: usize) -> PlacementSearch {
+    let mut ingredients = Ingredients::default();
+    match i % 5 {
+        0 => {}
+        1 => ingredients.reduced_costs = false,
+        2 => ingredients.local_search = false,
+        3 => ingredients.row_branching = false,
+        _ => ingredients.symmetry = false,
+    }
+    PlacementSearch {
+        strategy: Strategy::BranchAndBound,
+        symmetry: ingredients.symmetry,
+        ingredients,
+        ..Default::default()
+    }
 }
 
 fn agree(puzzle: &PlacementPuzzle, searches: &[PlacementSearch]) -> bool {
