@@ -1,5 +1,6 @@
-//! Time to prove optimality of knight domination (n = 8..14) and queen domination (n = 8..12)
-//! for every placement strategy, bound encoding and symmetry setting:
+//! The domination suite: time to prove optimality of knight domination (n = 8..20) and queen
+//! domination (n = 8..16) for branch and bound (with each of its ingredients switched off in
+//! turn) and every SAT strategy, bound encoding and symmetry setting:
 //!
 //! ```text
 //! cargo bench --bench placement --features cadical
@@ -26,13 +27,42 @@ const FAMILIES: [Family; 2] = [
     Family {
         name: "knight domination",
         piece: "N",
-        optima: &[(8, 12), (9, 14), (10, 16), (11, 21), (12, 24), (13, 28), (14, 32)],
+        // OEIS A006075.
+        optima: &[
+            (8, 12),
+            (9, 14),
+            (10, 16),
+            (11, 21),
+            (12, 24),
+            (13, 28),
+            (14, 32),
+            (15, 36),
+            (16, 40),
+            (17, 46),
+            (18, 52),
+            (19, 57),
+            (20, 62),
+        ],
     },
-    Family { name: "queen domination", piece: "Q", optima: &[(8, 5), (9, 5), (10, 5), (11, 5), (12, 6)] },
+    Family {
+        name: "queen domination",
+        piece: "Q",
+        // OEIS A075458.
+        optima: &[(8, 5), (9, 5), (10, 5), (11, 5), (12, 6), (13, 7), (14, 8), (15, 9), (16, 9)],
+    },
 ];
 
 fn configurations() -> Vec<(String, Vec<String>)> {
     let mut configs = Vec::new();
+    let bnb = |flag: &str| {
+        let mut args = vec!["--strategy".to_string(), "branch-and-bound".to_string()];
+        args.extend((!flag.is_empty()).then(|| flag.to_string()));
+        args
+    };
+    configs.push(("branch-and-bound".to_string(), bnb("")));
+    for flag in ["--no-symmetry", "--no-reduced-costs", "--no-local-search", "--no-row-branching"] {
+        configs.push((format!("branch-and-bound {flag}"), bnb(flag)));
+    }
     for symmetry in [false, true] {
         let suffix = if symmetry { " +sym" } else { "" };
         let extra: Vec<String> = vec![if symmetry { "--symmetry" } else { "--no-symmetry" }.into()];

@@ -81,6 +81,12 @@ pub fn configurations(puzzle: &Puzzle, solvers: &[SolverKind], mip: bool) -> Vec
             configs.push(config(format!("{} {name}", solver.name()), &flags));
         }
     }
+    if let Puzzle::Placement(p) = puzzle {
+        if p.line_of_sight != LineOfSight::Blocked {
+            // No SAT solver: one configuration whatever the solvers.
+            configs.push(config("branch-and-bound".into(), &["--strategy", "branch-and-bound"]));
+        }
+    }
     if mip {
         let linear = match puzzle {
             Puzzle::Placement(p) => p.line_of_sight != LineOfSight::Blocked,

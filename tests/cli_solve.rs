@@ -190,10 +190,11 @@ fn placements_inline() {
     assert_eq!(code, 0);
     assert_eq!((v["status"].as_str(), v["value"].as_u64(), v["bound"].as_u64()), (Some("optimal"), Some(8), Some(8)));
     assert_eq!(v["puzzle"]["objective"], "minimise");
-    assert_eq!(
-        (v["search"]["strategy"].as_str(), v["search"]["symmetry"].as_bool()),
-        (Some("core-guided"), Some(true))
-    );
+    assert_eq!((v["search"]["strategy"].as_str(), v["search"]["symmetry"].as_bool()), (Some("auto"), Some(true)));
+    // The default search on a domination goal is branch and bound, which reports its progress.
+    let last = v["progress"].as_array().and_then(|rows| rows.last()).expect("branch-and-bound progress rows");
+    assert_eq!((last["bound"].as_u64(), last["incumbent"].as_u64()), (Some(8), Some(8)));
+    assert!(last["nodes"].as_u64().is_some_and(|n| n >= 1), "{last}");
     assert_eq!(v["solution"]["pieces"].as_array().map(Vec::len), Some(8));
     let (code, v) = json(&["solve", "independence", "--board", "8x8", "--pieces", "Q", "--json"]);
     assert_eq!((code, v["value"].as_u64()), (0, Some(8)));
@@ -205,6 +206,9 @@ fn placements_inline() {
         ["--strategy", "unsat-sat", "--encoding", "dpw", "--symmetry"],
         ["--strategy", "binary", "--encoding", "adder", "--no-symmetry"],
         ["--strategy", "core-guided", "--encoding", "gte", "--symmetry"],
+        ["--strategy", "branch-and-bound", "--encoding", "gte", "--no-reduced-costs"],
+        ["--strategy", "branch-and-bound", "--encoding", "gte", "--no-local-search"],
+        ["--strategy", "branch-and-bound", "--encoding", "gte", "--no-row-branching"],
     ] {
         let mut args = vec!["solve", "--json", "domination", "--board", "6x6", "--pieces", "N"];
         args.extend(flags);

@@ -138,9 +138,10 @@ pub struct SolveOptions {
     pub at_most_one: String,
 
     /// Placements: how the optimum is found and proved: branch-and-bound (over the linear
-    /// relaxation, no SAT solver), or a SAT solver's count bound tightened by sat-unsat,
-    /// unsat-sat, binary or core-guided.
-    #[arg(long, global = true, value_name = "STRATEGY", default_value = "branch-and-bound")]
+    /// relaxation, no SAT solver), a SAT solver's count bound tightened by sat-unsat,
+    /// unsat-sat, binary or core-guided, or auto (branch-and-bound for domination goals,
+    /// core-guided for independence).
+    #[arg(long, global = true, value_name = "STRATEGY", default_value = "auto")]
     pub strategy: String,
 
     /// Placements: the bound encoding for sat-unsat, unsat-sat and binary: totalizer, gte, dpw

@@ -42,17 +42,36 @@ pub enum Strategy {
     /// Branch and bound over the linear relaxation, with reduced-cost and orbital fixing and a
     /// local search for a first placement ([`branch_and_bound`]); no SAT solver. Puzzles whose
     /// placed pieces block lines have no linear model and take the core-guided search.
-    #[default]
     BranchAndBound,
+    /// Branch and bound for the goals that cover the board (where the relaxation is strong),
+    /// core-guided for independence (whose pairwise conflict rows relax to one half each).
+    #[default]
+    Auto,
 }
 
 impl Strategy {
     /// Every strategy, in the order of [`Strategy::NAMES`].
-    pub const ALL: [Strategy; 5] =
-        [Strategy::SatUnsat, Strategy::UnsatSat, Strategy::Binary, Strategy::CoreGuided, Strategy::BranchAndBound];
+    pub const ALL: [Strategy; 6] = [
+        Strategy::SatUnsat,
+        Strategy::UnsatSat,
+        Strategy::Binary,
+        Strategy::CoreGuided,
+        Strategy::BranchAndBound,
+        Strategy::Auto,
+    ];
 
     /// Names accepted on the command line.
-    pub const NAMES: [&'static str; 5] = ["sat-unsat", "unsat-sat", "binary", "core-guided", "branch-and-bound"];
+    pub const NAMES: [&'static str; 6] =
+        ["sat-unsat", "unsat-sat", "binary", "core-guided", "branch-and-bound", "auto"];
+
+    /// The strategy `auto` stands for on `puzzle` (any other strategy stands for itself).
+    pub fn resolve(self, puzzle: &PlacementPuzzle) -> Strategy {
+        match self {
+            Strategy::Auto if puzzle.goal.covers() => Strategy::BranchAndBound,
+            Strategy::Auto => Strategy::CoreGuided,
+            other => other,
+        }
+    }
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -98,8 +117,8 @@ pub struct PlacementSearch {
 }
 
 impl Default for PlacementSearch {
-    /// Branch and bound with every ingredient (varisat and symmetry breaking for the SAT
-    /// strategies).
+    /// `auto` (branch and bound for covering goals, core-guided for independence), with varisat
+    /// and symmetry breaking for the SAT strategies.
     fn default() -> Self {
         PlacementSearch {
             solver: SolverKind::default(),
@@ -127,17 +146,18 @@ pub fn solve_placement(
         knowledge.observe(&event);
         on_event(&event);
     };
-    if search.strategy == Strategy::BranchAndBound && branch_and_bound::supports(puzzle) {
+    let strategy = search.strategy.resolve(puzzle);
+    if strategy == Strategy::BranchAndBound && branch_and_bound::supports(puzzle) {
         let ingredients = branch_and_bound::Ingredients { symmetry: search.symmetry, ..search.ingredients };
         branch_and_bound::solve(puzzle, ingredients, &mut emit)?;
         return Ok(knowledge.outcome(started.elapsed(), None));
     }
     let mut session = Session::new(puzzle, search, &mut emit)?;
-    match search.strategy {
+    match strategy {
         Strategy::SatUnsat => bounds::sat_unsat(&mut session, search.encoding)?,
         Strategy::UnsatSat => bounds::unsat_sat(&mut session, search.encoding)?,
         Strategy::Binary => bounds::binary(&mut session, search.encoding)?,
-        Strategy::CoreGuided | Strategy::BranchAndBound => core_guided::solve(&mut session)?,
+        Strategy::CoreGuided | Strategy::BranchAndBound | Strategy::Auto => core_guided::solve(&mut session)?,
     }
     drop(session);
     Ok(knowledge.outcome(started.elapsed(), None))

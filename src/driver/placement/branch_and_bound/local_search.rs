@@ -31,8 +31,10 @@ struct State<'a> {
     rng: u64,
 }
 
-/// The best assignment found within `time`, if any satisfies every row.
-pub(super) fn improve(problem: &Problem, time: Duration) -> Option<Vec<bool>> {
+/// The best assignment found within `time`, if any satisfies every row. The search stops
+/// early at cost `target` (a proven bound: nothing cheaper exists), and when a quarter of its
+/// time has passed since its last improvement.
+pub(super) fn improve(problem: &Problem, time: Duration, target: Option<i64>) -> Option<Vec<bool>> {
     let n = problem.n();
     let m = problem.rows.len();
     let mut state = State {
@@ -55,13 +57,19 @@ pub(super) fn improve(problem: &Problem, time: Duration) -> Option<Vec<bool>> {
     let mut best: Option<(i64, Vec<bool>)> = None;
     let mut idle = 0u64;
     let mut rounds = 0u64;
-    while idle < IDLE_ROUNDS && (rounds % 64 != 0 || started.elapsed() < time) {
+    let mut improved = started;
+    let patience = time / 4;
+    while idle < IDLE_ROUNDS && (rounds % 64 != 0 || (started.elapsed() < time && improved.elapsed() < patience)) {
         rounds += 1;
         idle += 1;
         if state.violated.is_empty() {
             if best.as_ref().is_none_or(|b| state.cost < b.0) {
                 best = Some((state.cost, state.x.clone()));
                 idle = 0;
+                improved = Instant::now();
+                if target.is_some_and(|t| state.cost <= t) {
+                    break;
+                }
             }
             if !state.lower_cost(usize::MAX) {
                 break;

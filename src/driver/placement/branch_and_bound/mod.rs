@@ -129,8 +129,16 @@ pub(super) fn solve(
     };
     search.stats.symmetries = search.symmetries.len();
     if ingredients.local_search {
+        // The root relaxation first: a placement at its bound needs no further search.
+        let target = match search.lp.solve(f64::INFINITY) {
+            LpStatus::Optimal(_) => {
+                let (bound, _) = search.problem.lagrangian(&search.lp.duals());
+                Some(round_up((bound - 1e-6).ceil() as i64, search.problem.step))
+            }
+            _ => None,
+        };
         let ms = std::env::var("LSMS").ok().and_then(|v| v.parse().ok()).unwrap_or(local_search_ms(n));
-        if let Some(values) = local_search::improve(&search.problem, Duration::from_millis(ms)) {
+        if let Some(values) = local_search::improve(&search.problem, Duration::from_millis(ms), target) {
             search.offer(&values)?;
         }
     }
