@@ -137,8 +137,8 @@ pub(super) fn solve(
             }
             _ => None,
         };
-        let ms = std::env::var("LSMS").ok().and_then(|v| v.parse().ok()).unwrap_or(local_search_ms(n));
-        if let Some(values) = local_search::improve(&search.problem, Duration::from_millis(ms), target) {
+        let time = Duration::from_millis(local_search_ms(n));
+        if let Some(values) = local_search::improve(&search.problem, time, target) {
             search.offer(&values)?;
         }
     }
