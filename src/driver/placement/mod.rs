@@ -19,6 +19,7 @@ use std::time::Instant;
 
 use knights_sat_encodings::encode::bound::BoundEncoding;
 use knights_sat_encodings::encode::AtMostOne;
+use knights_sat_encodings::geometry::PieceKind;
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
 use super::{Event, Knowledge, Outcome};
@@ -43,8 +44,9 @@ pub enum Strategy {
     /// local search for a first placement ([`branch_and_bound`]); no SAT solver. Puzzles whose
     /// placed pieces block lines have no linear model and take the core-guided search.
     BranchAndBound,
-    /// Branch and bound for the goals that cover the board (where the relaxation is strong),
-    /// core-guided for independence (whose pairwise conflict rows relax to one half each).
+    /// Branch and bound for the goals that cover the board (where the relaxation is strong)
+    /// without rooks, core-guided otherwise (independence's pairwise conflict rows relax to one
+    /// half each).
     #[default]
     Auto,
 }
@@ -67,7 +69,11 @@ impl Strategy {
     /// The strategy `auto` stands for on `puzzle` (any other strategy stands for itself).
     pub fn resolve(self, puzzle: &PlacementPuzzle) -> Strategy {
         match self {
-            Strategy::Auto if puzzle.goal.covers() => Strategy::BranchAndBound,
+            // Rooks relax weakly (n/2 against n on an empty board) and their rank and file
+            // exchanges are symmetries only the SAT encoding breaks.
+            Strategy::Auto if puzzle.goal.covers() && !puzzle.kinds.iter().any(|r| r.kind == PieceKind::Rook) => {
+                Strategy::BranchAndBound
+            }
             Strategy::Auto => Strategy::CoreGuided,
             other => other,
         }
