@@ -26,6 +26,9 @@ pub enum RowKind {
     Equal,
 }
 
+/// One row: `(terms as (column, coefficient), relation, right-hand side)`.
+pub type LpRow = (Vec<(usize, f64)>, RowKind, f64);
+
 /// The answer of one solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LpStatus {
@@ -83,7 +86,7 @@ pub struct Lp {
 impl Lp {
     /// A program minimising `cost · x` over `x ∈ [0, 1]^n` subject to `rows`, each
     /// `(terms, kind, rhs)`.
-    pub fn new(cost: &[f64], rows: &[(Vec<(usize, f64)>, RowKind, f64)]) -> Lp {
+    pub fn new(cost: &[f64], rows: &[LpRow]) -> Lp {
         let n = cost.len();
         let m = rows.len();
         let w = n + m;
