@@ -300,9 +300,10 @@ impl Search<'_> {
             .collect()
     }
 
-    /// The candidates to branch on, best first: the free variables of the covering row with
-    /// the fewest of them, or the most fractional variable.
-    fn candidates(&self) -> Vec<usize> {
+    /// The candidates to branch on, best first, and whether they form a covering row: the
+    /// free variables of the covering row with the fewest of them, or the most fractional
+    /// variable.
+    fn candidates(&self) -> (Vec<usize>, bool) {
         let value = &self.problem.value;
         if self.ingredients.row_branching {
             let mut best: Option<(usize, f64, usize)> = None;
@@ -320,26 +321,26 @@ impl Search<'_> {
                 let mut vars: Vec<usize> =
                     self.problem.rows[r].terms.iter().map(|t| t.1).filter(|&v| value[v] == FREE).collect();
                 vars.sort_by(|&a, &b| self.lp.value(b).total_cmp(&self.lp.value(a)));
-                return vars;
+                return (vars, true);
             }
         }
         let fractional = (0..self.problem.n())
             .filter(|&j| value[j] == FREE)
             .max_by(|&a, &b| frac(self.lp.value(a)).total_cmp(&frac(self.lp.value(b))));
-        fractional.into_iter().collect()
+        (fractional.into_iter().collect(), false)
     }
 
     /// Branches: child `i` places candidate `i` after the earlier candidates' orbits were
     /// emptied. With a single (fractional) candidate, the last child empties its orbit.
     fn branch(&mut self) -> Result<(), Error> {
-        let candidates = self.candidates();
+        let (candidates, covering) = self.candidates();
         if candidates.is_empty() {
             // Every variable is fixed and the relaxation was not integral: rounding trouble.
             let values: Vec<bool> = self.problem.value.iter().map(|&v| v == 1).collect();
             return self.offer(&values);
         }
         let subgroup = self.symmetries.stabiliser(&self.decided_one, &self.decided_zero, &self.is_one, &self.is_zero);
-        let single = candidates.len() == 1 && !self.covering_branch();
+        let single = candidates.len() == 1 && !covering;
         let start = self.problem.trail.len();
         let zeros_before = self.decided_zero.len();
         let mut feasible = true;
@@ -381,13 +382,6 @@ impl Search<'_> {
         self.decided_zero.truncate(zeros_before);
         self.problem.undo(start, &mut self.lp);
         Ok(())
-    }
-
-    /// Whether the next branching is on a covering row (whose children together cover it).
-    fn covering_branch(&self) -> bool {
-        let value = &self.problem.value;
-        self.ingredients.row_branching
-            && self.problem.rows.iter().any(|row| row.covering && !row.terms.iter().any(|t| value[t.1] == 1))
     }
 }
 
