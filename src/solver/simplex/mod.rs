@@ -1,4 +1,4 @@
-//! A dense dual simplex for the linear relaxations of 0-1 programs, in pure Rust.
+//! A dual simplex for the linear relaxations of 0-1 programs, in pure Rust.
 //!
 //! The branch-and-bound search of placements solves one linear program per node, each a
 //! small change of the last: a variable's bounds tightened on the way down and loosened on the
@@ -7,9 +7,11 @@
 //! bound, and it can stop as soon as that bound passes a cutoff.
 //!
 //! Rows are `a·x >= b` (an `a·x <= b` row is stored negated) or `a·x = b`, with a slack per
-//! row: `a·x - s = b`, `s >= 0` (`s = 0` for an equality). The full tableau `B⁻¹ [A | -I]` is
-//! kept dense, which is cheapest for the few hundred rows of a board; it is rebuilt from the
-//! basis every [`REFACTOR_EVERY`] pivots so rounding errors do not pile up.
+//! row: `a·x - s = b`, `s >= 0` (`s = 0` for an equality). The inverse of the basis, `B⁻¹`, is
+//! kept dense (cheapest for the few hundred rows of a board) and the rows sparse; a pivot
+//! computes the one tableau row and column it needs from them, and updates `B⁻¹` and the
+//! squared norms of its rows (the dual steepest-edge weights) in one pass. `B⁻¹` is rebuilt
+//! from the basis every [`REFACTOR_EVERY`] pivots so rounding errors do not pile up.
 //!
 //! Nothing here is trusted for a proof: a caller takes the row multipliers ([`Lp::duals`]) and
 //! recomputes the bound they imply from the exact rows (a Lagrangian bound, valid for any
@@ -42,14 +44,17 @@ pub enum LpStatus {
 
 mod kernels;
 
-/// Pivots between two rebuilds of the tableau from the basis.
-const REFACTOR_EVERY: usize = 1000;
+/// Pivots between two rebuilds of `B⁻¹` from the basis.
+const REFACTOR_EVERY: usize = 3000;
 /// Entries smaller than this are zero for pivoting.
 const PIVOT_TOL: f64 = 1e-9;
 /// Primal infeasibility tolerated.
 const PRIMAL_TOL: f64 = 1e-7;
 /// Dual infeasibility tolerated (the Harris ratio test's slack).
 const DUAL_TOL: f64 = 1e-9;
+/// How far the pivot element computed from the row and from the column may disagree before
+/// `B⁻¹` is rebuilt.
+const DRIFT_TOL: f64 = 1e-7;
 
 /// A linear program over variables in `[0, 1]` (bounds changeable) with a warm-started dual
 /// simplex.
@@ -57,15 +62,17 @@ const DUAL_TOL: f64 = 1e-9;
 pub struct Lp {
     m: usize,
     n: usize,
-    /// The rows as given: `(sign, terms)`; an at-most row has sign -1.
-    a: Vec<f64>,
+    /// The rows, signed so that each reads `≥` or `=`: `(column, coefficient)`.
+    rows: Vec<Vec<(usize, f64)>>,
+    /// The same coefficients by column: `(row, coefficient)`.
+    columns: Vec<Vec<(usize, f64)>>,
     b: Vec<f64>,
     /// Costs of all `n + m` columns (slacks cost nothing).
     cost: Vec<f64>,
     lower: Vec<f64>,
     upper: Vec<f64>,
-    /// The tableau, row-major, `m × (n + m)`.
-    t: Vec<f64>,
+    /// `B⁻¹`, row-major, `m × m`.
+    binv: Vec<f64>,
     /// Value of the basic variable of each row.
     beta: Vec<f64>,
     /// Reduced cost of every column.
@@ -75,9 +82,15 @@ pub struct Lp {
     row_of: Vec<usize>,
     /// Nonbasic columns: whether at the upper bound.
     at_upper: Vec<bool>,
-    /// Squared norm of each row of `B⁻¹` (the slack part of the tableau): the dual
-    /// steepest-edge weights that pick the leaving row.
+    /// Squared norm of each row of `B⁻¹`: the dual steepest-edge weights that pick the
+    /// leaving row.
     norms: Vec<f64>,
+    /// Scratch: the pivot row of the tableau, over all `n + m` columns.
+    pivot_row: Vec<f64>,
+    /// Scratch: the entering column of the tableau, over the `m` rows.
+    pivot_column: Vec<f64>,
+    /// Scratch: the columns the ratio test may take, with their tableau entries.
+    eligible: Vec<(usize, f64)>,
     since_refactor: usize,
     /// Pivots since the program was built.
     pub pivots: u64,
@@ -90,15 +103,25 @@ impl Lp {
         let n = cost.len();
         let m = rows.len();
         let w = n + m;
-        let mut a = vec![0.0; m * n];
+        let mut signed = Vec::with_capacity(m);
+        let mut columns = vec![Vec::new(); n];
         let mut b = vec![0.0; m];
         let mut lower = vec![0.0; w];
         let mut upper = vec![1.0; w];
         for (i, (terms, kind, rhs)) in rows.iter().enumerate() {
             let sign = if *kind == RowKind::AtMost { -1.0 } else { 1.0 };
+            let mut dense: Vec<(usize, f64)> = Vec::with_capacity(terms.len());
             for &(j, coef) in terms {
-                a[i * n + j] += sign * coef;
+                match dense.iter_mut().find(|t| t.0 == j) {
+                    Some(t) => t.1 += sign * coef,
+                    None => dense.push((j, sign * coef)),
+                }
             }
+            dense.retain(|t| t.1 != 0.0);
+            for &(j, coef) in &dense {
+                columns[j].push((i, coef));
+            }
+            signed.push(dense);
             b[i] = sign * rhs;
             upper[n + i] = if *kind == RowKind::Equal { 0.0 } else { f64::INFINITY };
             lower[n + i] = 0.0;
@@ -108,18 +131,22 @@ impl Lp {
         let mut lp = Lp {
             m,
             n,
-            a,
+            rows: signed,
+            columns,
             b,
             cost: full_cost,
             lower,
             upper,
-            t: vec![0.0; m * w],
+            binv: vec![0.0; m * m],
             beta: vec![0.0; m],
             d: vec![0.0; w],
             basis: (n..w).collect(),
             row_of: (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect(),
             at_upper: vec![false; w],
             norms: vec![1.0; m],
+            pivot_row: vec![0.0; w],
+            pivot_column: vec![0.0; m],
+            eligible: Vec::new(),
             since_refactor: 0,
             pivots: 0,
         };
@@ -162,42 +189,62 @@ impl Lp {
         self.upper[j] = upper;
         // A nonbasic variable sits at the bound its reduced cost asks for.
         self.at_upper[j] = self.d[j] < 0.0 && upper > lower;
-        let new = self.nonbasic_value(j);
-        self.shift(j, new - old);
-    }
-
-    /// Moves nonbasic column `col` by `delta`, updating the basic values.
-    fn shift(&mut self, col: usize, delta: f64) {
-        if delta == 0.0 {
-            return;
-        }
-        let w = self.width();
-        for i in 0..self.m {
-            let tij = self.t[i * w + col];
-            if tij != 0.0 {
-                self.beta[i] -= tij * delta;
+        let delta = self.nonbasic_value(j) - old;
+        if delta != 0.0 {
+            self.compute_column(j);
+            for (beta, &t) in self.beta.iter_mut().zip(&self.pivot_column) {
+                *beta -= t * delta;
             }
         }
     }
 
-    /// Rebuilds the tableau, basic values and reduced costs from the basis.
+    /// Column `col` of the tableau, `B⁻¹` times the column of `[A | -I]`, into `pivot_column`.
+    fn compute_column(&mut self, col: usize) {
+        let m = self.m;
+        let out = &mut self.pivot_column;
+        out.iter_mut().for_each(|v| *v = 0.0);
+        if col < self.n {
+            for &(k, a) in &self.columns[col] {
+                for (o, row) in out.iter_mut().zip(self.binv.chunks_exact(m)) {
+                    *o += row[k] * a;
+                }
+            }
+        } else {
+            let k = col - self.n;
+            for (o, row) in out.iter_mut().zip(self.binv.chunks_exact(m)) {
+                *o = -row[k];
+            }
+        }
+    }
+
+    /// Row `r` of the tableau, row `r` of `B⁻¹` times `[A | -I]`, into `pivot_row`.
+    fn compute_row(&mut self, r: usize) {
+        let (m, n) = (self.m, self.n);
+        let inverse_row = &self.binv[r * m..(r + 1) * m];
+        let out = &mut self.pivot_row;
+        out[..n].iter_mut().for_each(|v| *v = 0.0);
+        for (k, &f) in inverse_row.iter().enumerate() {
+            out[n + k] = -f;
+            if f != 0.0 {
+                for &(j, a) in &self.rows[k] {
+                    out[j] += f * a;
+                }
+            }
+        }
+    }
+
+    /// Rebuilds `B⁻¹`, the basic values and the reduced costs from the basis.
     fn refactor(&mut self) {
         let (m, n, w) = (self.m, self.n, self.width());
         self.since_refactor = 0;
-        // The basis matrix, column by column from [A | -I].
-        let column = |c: usize, i: usize| {
-            if c < n {
-                self.a[i * n + c]
-            } else if c - n == i {
-                -1.0
-            } else {
-                0.0
-            }
-        };
         let mut bmat = vec![0.0; m * m];
         for (k, &c) in self.basis.iter().enumerate() {
-            for i in 0..m {
-                bmat[i * m + k] = column(c, i);
+            if c < n {
+                for &(i, a) in &self.columns[c] {
+                    bmat[i * m + k] = a;
+                }
+            } else {
+                bmat[(c - n) * m + k] = -1.0;
             }
         }
         let Some(inv) = invert(&mut bmat, m) else {
@@ -209,36 +256,22 @@ impl Lp {
             }
             return self.refactor();
         };
-        // T = B⁻¹ [A | -I].
-        self.t.iter_mut().for_each(|v| *v = 0.0);
-        for i in 0..m {
-            let row = &mut self.t[i * w..(i + 1) * w];
-            for k in 0..m {
-                let f = inv[i * m + k];
-                if f == 0.0 {
-                    continue;
-                }
-                let arow = &self.a[k * n..(k + 1) * n];
-                for (t, &a) in row[..n].iter_mut().zip(arow) {
-                    *t += f * a;
-                }
-                row[n + k] -= f;
-            }
-        }
-        // Reduced costs d = c - c_B B⁻¹ [A | -I].
-        let mut d = self.cost.clone();
+        self.binv = inv;
+        // Row multipliers y = c_B B⁻¹, reduced costs d = c - y [A | -I].
+        let mut y = vec![0.0; m];
         for (i, &c) in self.basis.iter().enumerate() {
             let cb = self.cost[c];
             if cb != 0.0 {
-                for (dj, &t) in d.iter_mut().zip(&self.t[i * w..(i + 1) * w]) {
-                    *dj -= cb * t;
-                }
+                kernels::subtract_multiple(&mut y, &self.binv[i * m..(i + 1) * m], -cb);
             }
         }
-        for &c in &self.basis {
-            d[c] = 0.0;
+        for j in 0..n {
+            self.d[j] = self.cost[j] - self.columns[j].iter().map(|&(i, a)| y[i] * a).sum::<f64>();
         }
-        self.d = d;
+        self.d[n..n + m].copy_from_slice(&y);
+        for &c in &self.basis {
+            self.d[c] = 0.0;
+        }
         // Nonbasic columns at the bound their reduced costs ask for.
         for c in 0..w {
             if !self.is_basic(c) {
@@ -250,14 +283,19 @@ impl Lp {
         for c in (0..w).filter(|&c| !self.is_basic(c)) {
             let v = self.nonbasic_value(c);
             if v != 0.0 {
-                for (i, r) in rhs.iter_mut().enumerate() {
-                    *r -= column(c, i) * v;
+                if c < n {
+                    for &(i, a) in &self.columns[c] {
+                        rhs[i] -= a * v;
+                    }
+                } else {
+                    rhs[c - n] += v;
                 }
             }
         }
         for i in 0..m {
-            self.beta[i] = (0..m).map(|k| inv[i * m + k] * rhs[k]).sum();
-            self.norms[i] = kernels::squared_norm(&inv[i * m..(i + 1) * m]);
+            let row = &self.binv[i * m..(i + 1) * m];
+            self.beta[i] = row.iter().zip(&rhs).map(|(f, r)| f * r).sum();
+            self.norms[i] = kernels::squared_norm(row).max(1e-12);
         }
     }
 
@@ -275,10 +313,59 @@ impl Lp {
         value
     }
 
+    /// The row whose basic variable violates its bound the most per steepest-edge weight.
+    fn leaving_row(&self) -> Option<usize> {
+        let mut leave = None;
+        let mut worst = 0.0;
+        for i in 0..self.m {
+            let c = self.basis[i];
+            let v = self.beta[i];
+            let viol = if v < self.lower[c] { self.lower[c] - v } else { v - self.upper[c] };
+            if viol > PRIMAL_TOL && viol * viol > worst * self.norms[i] {
+                worst = viol * viol / self.norms[i];
+                leave = Some(i);
+            }
+        }
+        leave
+    }
+
+    /// The entering column for the pivot row in `pivot_row`, by the Harris ratio test (the
+    /// largest pivot among the nearly tightest ratios); `None` if no column can enter, which
+    /// proves the program infeasible.
+    fn entering_column(&mut self, to_lower: bool) -> Option<usize> {
+        self.eligible.clear();
+        let mut bound = f64::INFINITY;
+        for c in 0..self.width() {
+            if self.row_of[c] != usize::MAX || self.lower[c] == self.upper[c] {
+                continue;
+            }
+            let alpha = self.pivot_row[c];
+            let up = self.at_upper[c];
+            // The column must move the leaving value toward its bound.
+            let ok = if to_lower {
+                (alpha < -PIVOT_TOL && !up) || (alpha > PIVOT_TOL && up)
+            } else {
+                (alpha > PIVOT_TOL && !up) || (alpha < -PIVOT_TOL && up)
+            };
+            if ok {
+                bound = bound.min((self.d[c].abs() + DUAL_TOL) / alpha.abs());
+                self.eligible.push((c, alpha.abs()));
+            }
+        }
+        let mut enter = None;
+        let mut best = 0.0;
+        for &(c, alpha) in &self.eligible {
+            if self.d[c].abs() / alpha <= bound && alpha > best {
+                best = alpha;
+                enter = Some(c);
+            }
+        }
+        enter
+    }
+
     /// Runs the dual simplex until the basis is optimal, the program is infeasible, or the
     /// dual objective exceeds `cutoff`.
     pub fn solve(&mut self, cutoff: f64) -> LpStatus {
-        let w = self.width();
         let mut iterations = 0usize;
         loop {
             if self.since_refactor >= REFACTOR_EVERY {
@@ -288,117 +375,71 @@ impl Lp {
             if objective > cutoff {
                 return LpStatus::Cutoff(objective);
             }
-            // Leaving row: the largest bound violation per steepest-edge weight.
-            let mut leave = None;
-            let mut worst = 0.0;
-            for i in 0..self.m {
-                let c = self.basis[i];
-                let v = self.beta[i];
-                let viol = if v < self.lower[c] { self.lower[c] - v } else { v - self.upper[c] };
-                if viol > PRIMAL_TOL && viol * viol > worst * self.norms[i] {
-                    worst = viol * viol / self.norms[i];
-                    leave = Some(i);
-                }
-            }
-            let Some(r) = leave else { return LpStatus::Optimal(objective) };
+            let Some(r) = self.leaving_row() else { return LpStatus::Optimal(objective) };
             let leaving = self.basis[r];
             let to_lower = self.beta[r] < self.lower[leaving];
-            let row = &self.t[r * w..(r + 1) * w];
-            // Eligible entering columns move the leaving value toward its bound: the Harris
-            // ratio test takes the largest pivot among the nearly tightest ratios.
-            let eligible = |c: usize| -> Option<f64> {
-                if self.row_of[c] != usize::MAX || self.lower[c] == self.upper[c] {
-                    return None;
+            self.compute_row(r);
+            let Some(q) = self.entering_column(to_lower) else { return LpStatus::Infeasible };
+            self.compute_column(q);
+            let (from_row, from_column) = (self.pivot_row[q], self.pivot_column[r]);
+            if (from_row - from_column).abs() > DRIFT_TOL * (1.0 + from_row.abs()) {
+                // Rounding has drifted `B⁻¹` away from the basis: rebuild it and choose again.
+                if self.since_refactor == 0 {
+                    // Fresh and still inconsistent: stop here. The caller's bound comes from
+                    // the multipliers, recomputed exactly, so it stays valid, only weaker.
+                    return LpStatus::Optimal(objective);
                 }
-                let alpha = row[c];
-                let up = self.at_upper[c];
-                let ok = if to_lower {
-                    (alpha < -PIVOT_TOL && !up) || (alpha > PIVOT_TOL && up)
-                } else {
-                    (alpha > PIVOT_TOL && !up) || (alpha < -PIVOT_TOL && up)
-                };
-                ok.then_some(alpha)
-            };
-            let mut bound = f64::INFINITY;
-            for c in 0..w {
-                if let Some(alpha) = eligible(c) {
-                    bound = bound.min((self.d[c].abs() + DUAL_TOL) / alpha.abs());
-                }
+                self.refactor();
+                continue;
             }
-            if bound == f64::INFINITY {
-                return LpStatus::Infeasible;
-            }
-            let mut enter = None;
-            let mut best = 0.0;
-            for c in 0..w {
-                if let Some(alpha) = eligible(c) {
-                    if self.d[c].abs() / alpha.abs() <= bound && alpha.abs() > best {
-                        best = alpha.abs();
-                        enter = Some(c);
-                    }
-                }
-            }
-            let q = enter.expect("the Harris bound admits its own minimiser");
             let target = if to_lower { self.lower[leaving] } else { self.upper[leaving] };
             self.pivot(r, q, target, to_lower);
             iterations += 1;
             if iterations > 50 * (self.m + self.n) + 1000 {
-                // Cycling or rounding trouble: rebuild and go on from a fresh tableau.
+                // Cycling or rounding trouble: rebuild and go on from a fresh inverse.
                 self.refactor();
                 iterations = 0;
             }
         }
     }
 
-    /// Column `q` enters in row `r`; the leaving variable becomes nonbasic at `target`.
+    /// Column `q` enters in row `r` (its tableau row and column computed); the leaving
+    /// variable becomes nonbasic at `target`.
     fn pivot(&mut self, r: usize, q: usize, target: f64, to_lower: bool) {
-        let w = self.width();
+        let m = self.m;
         let leaving = self.basis[r];
-        let alpha = self.t[r * w + q];
+        let alpha = self.pivot_column[r];
         let delta = (self.beta[r] - target) / alpha;
         let entering_value = self.nonbasic_value(q) + delta;
-        for i in 0..self.m {
-            if i != r {
-                let tiq = self.t[i * w + q];
-                if tiq != 0.0 {
-                    self.beta[i] -= tiq * delta;
-                }
-            }
+        for (beta, &t) in self.beta.iter_mut().zip(&self.pivot_column) {
+            *beta -= t * delta;
         }
         self.beta[r] = entering_value;
-        // Pivot row scaled, then eliminated from the other rows and the reduced costs.
-        let (before, rest) = self.t.split_at_mut(r * w);
-        let (prow, after) = rest.split_at_mut(w);
+        // Row r of B⁻¹ scaled, then eliminated from the other rows, their norms in the pass.
+        let (before, rest) = self.binv.split_at_mut(r * m);
+        let (prow, after) = rest.split_at_mut(m);
         let inv = 1.0 / alpha;
         prow.iter_mut().for_each(|v| *v *= inv);
-        prow[q] = 1.0;
-        self.norms[r] *= inv * inv;
-        let n = self.n;
-        let nz: Vec<usize> = (0..w).filter(|&c| prow[c] != 0.0).collect();
-        let dense = nz.len() * 4 > w;
-        for (k, other) in before.chunks_exact_mut(w).chain(after.chunks_exact_mut(w)).enumerate() {
-            let f = other[q];
+        self.norms[r] = kernels::squared_norm(prow).max(1e-12);
+        for (k, other) in before.chunks_exact_mut(m).chain(after.chunks_exact_mut(m)).enumerate() {
+            let i = if k < r { k } else { k + 1 };
+            let f = self.pivot_column[i];
             if f != 0.0 {
-                if dense {
-                    // Contiguous updates vectorise; most pivot rows are dense.
-                    kernels::subtract_multiple(other, prow, f);
-                } else {
-                    for &c in &nz {
-                        other[c] -= f * prow[c];
-                    }
-                }
-                other[q] = 0.0;
-                let i = if k < r { k } else { k + 1 };
-                self.norms[i] = kernels::squared_norm(&other[n..]).max(1e-12);
+                self.norms[i] = kernels::subtract_multiple_norm(other, prow, f).max(1e-12);
             }
         }
-        let f = self.d[q];
+        // Reduced costs: d -= (d_q / α) · (row r of the tableau).
+        let f = self.d[q] * inv;
         if f != 0.0 {
-            for &c in &nz {
-                self.d[c] -= f * prow[c];
+            for c in 0..self.n + m {
+                let t = self.pivot_row[c];
+                if t != 0.0 && self.row_of[c] == usize::MAX {
+                    self.d[c] -= f * t;
+                }
             }
         }
         self.d[q] = 0.0;
+        self.d[leaving] = -f;
         self.basis[r] = q;
         self.row_of[q] = r;
         self.row_of[leaving] = usize::MAX;
