@@ -43,7 +43,8 @@ fn searches(i: usize) -> [PlacementSearch; 3] {
     ]
 }
 
-/// Branch and bound with every ingredient, or with the `i % 5`-th one switched off.
+/// Branch and bound with every ingredient, or with the `i % 5`-th one switched off; on one,
+/// two or three threads in turn.
 fn branch_and_bound(i: usize) -> PlacementSearch {
     let mut ingredients = Ingredients::default();
     match i % 5 {
@@ -57,6 +58,7 @@ fn branch_and_bound(i: usize) -> PlacementSearch {
         strategy: Strategy::BranchAndBound,
         symmetry: ingredients.symmetry,
         ingredients,
+        threads: 1 + i % 3,
         ..Default::default()
     }
 }

@@ -26,8 +26,8 @@ fn prove(file: &str, value: usize, strategy: Strategy) {
     }
 }
 
-/// Domination on the command line's boards, by the default search.
-fn dominate(n: usize, letter: &str) -> (Status, Option<usize>, usize) {
+/// Domination on the command line's boards, by the default search on `threads` threads.
+fn dominate(n: usize, letter: &str, threads: usize) -> (Status, Option<usize>, usize) {
     let board = knights_sat::encodings::geometry::Board::new(n, n).unwrap();
     let puzzle = knights_sat::encodings::puzzle::placement::PlacementPuzzle::new(
         None,
@@ -39,16 +39,20 @@ fn dominate(n: usize, letter: &str) -> (Status, Option<usize>, usize) {
         Vec::new(),
     )
     .unwrap();
-    let outcome = solve_placement(&puzzle, &PlacementSearch::default(), &mut |_| {}).expect("the search runs");
+    let search = PlacementSearch { threads, ..Default::default() };
+    let outcome = solve_placement(&puzzle, &search, &mut |_| {}).expect("the search runs");
     (outcome.status, outcome.value, outcome.bound)
 }
 
 /// Knight domination numbers from OEIS A006075 (n = 9 to 12: 14, 16, 21, 24), proved by the
-/// default search (branch and bound).
+/// default search (branch and bound), on one thread and on three.
 #[test]
 fn knight_domination_up_to_twelve_by_twelve() {
-    for (n, value) in [(9, 14), (10, 16), (11, 21), (12, 24)] {
-        assert_eq!(dominate(n, "N"), (Status::Optimal, Some(value), value), "knights {n}x{n}");
+    for threads in [1, 3] {
+        for (n, value) in [(9, 14), (10, 16), (11, 21), (12, 24)] {
+            let context = format!("knights {n}x{n}, {threads} threads");
+            assert_eq!(dominate(n, "N", threads), (Status::Optimal, Some(value), value), "{context}");
+        }
     }
 }
 
@@ -57,7 +61,7 @@ fn knight_domination_up_to_twelve_by_twelve() {
 #[test]
 fn queen_domination_up_to_twelve_by_twelve() {
     for (n, value) in [(8, 5), (9, 5), (10, 5), (11, 5), (12, 6)] {
-        assert_eq!(dominate(n, "Q"), (Status::Optimal, Some(value), value), "queens {n}x{n}");
+        assert_eq!(dominate(n, "Q", 2), (Status::Optimal, Some(value), value), "queens {n}x{n}");
     }
 }
 

@@ -158,6 +158,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_symmetry: bool,
 
+    /// Placements, branch and bound: threads that search the tree together (default: one per
+    /// core); the SAT searches run on one thread.
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
+
     /// Placements, branch and bound: no fixing by reduced costs (for measuring).
     #[arg(long, global = true)]
     pub no_reduced_costs: bool,

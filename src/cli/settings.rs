@@ -5,13 +5,16 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use knights_sat::certify::ProofCompression;
-use knights_sat::driver::{ExchangeSearch, Ingredients, PlacementSearch, Strategy, TourSearch};
+use knights_sat::driver::{default_threads, ExchangeSearch, Ingredients, PlacementSearch, Strategy, TourSearch};
 use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::tour::TourOptions;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::puzzle::{self, Puzzle};
 use knights_sat::mip::{self, Formulation};
+
+/// The most threads `--threads` accepts.
+const MAX_THREADS: usize = 1024;
 use knights_sat::solver::SolverKind;
 
 use super::args::SolveArgs;
@@ -120,6 +123,13 @@ impl SolveSettings {
                 reduced_costs: !options.no_reduced_costs,
                 local_search: !options.no_local_search,
                 row_branching: !options.no_row_branching,
+            },
+            threads: match options.threads {
+                None => default_threads(),
+                Some(n @ 1..=MAX_THREADS) => n,
+                Some(n) => {
+                    return Err(CliError::Usage(format!("--threads {n}: give between 1 and {MAX_THREADS} threads")));
+                }
             },
         };
         let tour = TourSearch {

@@ -19,5 +19,5 @@ pub use invariant::{InvariantSearch, Reachability};
 pub use mip::{solve_mip, MipSearch};
 pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};
 pub use placement::branch_and_bound::Ingredients;
-pub use placement::{solve_placement, PlacementSearch, Strategy};
+pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, TourSearch};

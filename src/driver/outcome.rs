@@ -80,6 +80,10 @@ pub struct SearchStats {
     pub fixed_by_reduced_cost: u64,
     /// Variables emptied by orbital fixing.
     pub orbit_fixings: u64,
+    /// Subtrees one thread handed to another.
+    pub subtrees_shared: u64,
+    /// Nodes searched by each thread (empty on one thread).
+    pub thread_nodes: Vec<u64>,
     /// Board symmetries used (the identity left out).
     pub symmetries: usize,
     /// The proven bound on the objective, once there is one.

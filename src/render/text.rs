@@ -48,13 +48,18 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The branch-and-bound progress rows as an aligned table.
+/// The branch-and-bound progress rows as an aligned table; on several threads, with each
+/// thread's nodes and the subtrees handed between them.
 fn search_table(outcome: &Outcome) -> String {
-    let header = ["seconds", "nodes", "LP solves", "pivots", "rc fixed", "orbit fixed", "bound", "best"];
-    let mut rows: Vec<[String; 8]> = vec![header.map(String::from)];
+    let threaded = outcome.search.iter().any(|s| !s.thread_nodes.is_empty());
+    let mut header = vec!["seconds", "nodes", "LP solves", "pivots", "rc fixed", "orbit fixed", "bound", "best"];
+    if threaded {
+        header.extend(["nodes per thread", "handed over"]);
+    }
+    let mut rows: Vec<Vec<String>> = vec![header.into_iter().map(String::from).collect()];
     let or_dash = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
     for s in &outcome.search {
-        rows.push([
+        let mut row = vec![
             format!("{:.3}", s.seconds),
             s.nodes.to_string(),
             s.lp_solves.to_string(),
@@ -63,9 +68,14 @@ fn search_table(outcome: &Outcome) -> String {
             s.orbit_fixings.to_string(),
             or_dash(s.bound),
             or_dash(s.incumbent),
-        ]);
+        ];
+        if threaded {
+            row.push(s.thread_nodes.iter().map(u64::to_string).collect::<Vec<_>>().join("/"));
+            row.push(s.subtrees_shared.to_string());
+        }
+        rows.push(row);
     }
-    let widths: Vec<usize> = (0..8).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..rows[0].len()).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
     let lines: Vec<String> = rows
         .iter()
         .map(|row| {

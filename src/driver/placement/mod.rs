@@ -120,6 +120,8 @@ pub struct PlacementSearch {
     pub symmetry: bool,
     /// What the branch-and-bound search may use.
     pub ingredients: branch_and_bound::Ingredients,
+    /// Threads of the branch-and-bound search (the SAT strategies run on one).
+    pub threads: usize,
 }
 
 impl Default for PlacementSearch {
@@ -133,8 +135,14 @@ impl Default for PlacementSearch {
             encoding: BoundEncoding::default(),
             symmetry: true,
             ingredients: branch_and_bound::Ingredients::default(),
+            threads: default_threads(),
         }
     }
+}
+
+/// The threads a search uses unless told otherwise: one per core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Finds an optimal placement and proves it optimal.
@@ -155,7 +163,7 @@ pub fn solve_placement(
     let strategy = search.strategy.resolve(puzzle);
     if strategy == Strategy::BranchAndBound && branch_and_bound::supports(puzzle) {
         let ingredients = branch_and_bound::Ingredients { symmetry: search.symmetry, ..search.ingredients };
-        branch_and_bound::solve(puzzle, ingredients, &mut emit)?;
+        branch_and_bound::solve(puzzle, ingredients, search.threads, &mut emit)?;
         return Ok(knowledge.outcome(started.elapsed(), None));
     }
     let mut session = Session::new(puzzle, search, &mut emit)?;

@@ -22,6 +22,7 @@ pub(super) struct Row {
 pub(super) const FREE: i8 = -1;
 
 /// The program with a partial assignment.
+#[derive(Clone)]
 pub(super) struct Problem {
     /// Cost of each variable (the objective, negated when it is maximised).
     pub cost: Vec<i64>,

@@ -1,0 +1,228 @@
+//! What the threads of the branch and bound share: the best placement's cost, the queue of
+//! subtrees waiting for a thread, and each thread's least open bound, from which the proven
+//! bound of the whole search follows.
+//!
+//! A subtree travels as the branching decisions that lead to it from the root ([`Task`]); the
+//! thread that takes it replays them on its own copy of the program. A busy thread gives away
+//! the rest of its shallowest branching (the node with the orbits of the candidates already
+//! tried emptied) when another thread waits with nothing to do, so the threads stay busy
+//! without splitting the tree up front.
+
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+use crate::driver::{Event, SearchStats};
+
+/// A subtree: the node reached from the root by placing `ones` and emptying `zeros` (the
+/// branching decisions, which the symmetry group of the node fixes), with the values that
+/// propagation and reduced costs had fixed on the way (`fixed`, which the bound arguments
+/// justify and the symmetries need not respect).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Task {
+    pub ones: Vec<usize>,
+    pub zeros: Vec<usize>,
+    pub fixed: Vec<(usize, bool)>,
+    /// The rest of a branching to finish at the node, if any (else the node is searched).
+    pub rest: Option<Branching>,
+    /// A lower bound on the cost of every placement in the subtree.
+    pub bound: f64,
+}
+
+/// A k-way branching: child `i` places candidate `i` after the orbits of the earlier
+/// candidates under `subgroup` (members of the symmetry group that fix the node's decisions)
+/// were emptied; a `single` (fractional) candidate has a second child that empties its orbit.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Branching {
+    pub candidates: Vec<usize>,
+    pub single: bool,
+    pub subgroup: Vec<usize>,
+}
+
+/// A message from a thread to the caller's thread, which reports to the caller.
+pub(super) enum Message {
+    /// An event to pass on.
+    Event(Event),
+    /// A thread's statistics so far.
+    Stats(usize, SearchStats),
+}
+
+/// The queue and the open bounds, changed together under one lock.
+struct Queue {
+    tasks: Vec<Task>,
+    /// Threads searching a task.
+    busy: usize,
+    /// Threads waiting for a task.
+    waiting: usize,
+    /// Each thread's least open bound (infinite when it has no task).
+    open: Vec<f64>,
+    /// The proven bound last reported, as a cost.
+    reported: Option<i64>,
+}
+
+/// The state the threads share.
+pub(super) struct Pool {
+    queue: Mutex<Queue>,
+    wake: Condvar,
+    /// The best placement's cost (`i64::MAX` before the first).
+    best: AtomicI64,
+    /// Some thread waits for work: busy threads give some away.
+    hungry: AtomicBool,
+    /// A thread failed: every thread stops.
+    stopped: AtomicBool,
+    /// Serialises the reports of placements, so that their costs fall in the order sent.
+    offering: Mutex<()>,
+    /// The greatest common divisor of the costs.
+    step: i64,
+    maximise: bool,
+    /// Give subtrees away at every node, even with no thread waiting (to test the hand-over).
+    eager: bool,
+}
+
+impl Pool {
+    /// A pool for `threads` threads with `root` as the only task; an `eager` one has its
+    /// threads give subtrees away at every node.
+    pub fn new(threads: usize, root: Task, step: i64, maximise: bool, eager: bool) -> Pool {
+        Pool {
+            queue: Mutex::new(Queue {
+                tasks: vec![root],
+                busy: 0,
+                waiting: 0,
+                open: vec![f64::INFINITY; threads],
+                reported: None,
+            }),
+            wake: Condvar::new(),
+            best: AtomicI64::new(i64::MAX),
+            hungry: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
+            offering: Mutex::new(()),
+            step,
+            maximise,
+            eager,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // A thread that panicked holding the lock left the queue consistent (every change
+        // under it is a single step), so the poison is ignored.
+        self.queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The best placement's cost so far.
+    pub fn best(&self) -> Option<i64> {
+        let best = self.best.load(Ordering::Acquire);
+        (best != i64::MAX).then_some(best)
+    }
+
+    /// Whether a thread waits for work.
+    pub fn hungry(&self) -> bool {
+        self.eager || self.hungry.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search was stopped.
+    pub fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Stops every thread (after a failure).
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        let _queue = self.lock();
+        self.wake.notify_all();
+    }
+
+    /// Records a placement of cost `cost` if it is the best so far; `report` (called under
+    /// the lock, so reports arrive in order) sends it.
+    pub fn improve(&self, cost: i64, report: impl FnOnce() -> Result<(), crate::Error>) -> Result<bool, crate::Error> {
+        let _order = self.offering.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.best().is_some_and(|best| best <= cost) {
+            return Ok(false);
+        }
+        report()?;
+        self.best.store(cost, Ordering::Release);
+        Ok(true)
+    }
+
+    /// Gives the next task to thread `me`, waiting while other threads may still give some
+    /// away; `None` once every thread is idle and the queue is empty (or the search stopped).
+    pub fn take(&self, me: usize) -> Option<Task> {
+        let mut queue = self.lock();
+        loop {
+            if self.stopped() {
+                return None;
+            }
+            // The task with the least bound first: it holds the proven bound down.
+            let least = (0..queue.tasks.len()).min_by(|&a, &b| queue.tasks[a].bound.total_cmp(&queue.tasks[b].bound));
+            if let Some(i) = least {
+                let task = queue.tasks.swap_remove(i);
+                queue.busy += 1;
+                queue.open[me] = task.bound;
+                self.hungry.store(queue.waiting > queue.tasks.len(), Ordering::Relaxed);
+                return Some(task);
+            }
+            if queue.busy == 0 {
+                self.hungry.store(false, Ordering::Relaxed);
+                self.wake.notify_all();
+                return None;
+            }
+            queue.waiting += 1;
+            self.hungry.store(true, Ordering::Relaxed);
+            queue = self.wake.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
+            queue.waiting -= 1;
+        }
+    }
+
+    /// Thread `me` hands a subtree to the waiting threads.
+    pub fn give(&self, task: Task) {
+        let mut queue = self.lock();
+        queue.tasks.push(task);
+        self.hungry.store(queue.waiting > queue.tasks.len(), Ordering::Relaxed);
+        self.wake.notify_one();
+    }
+
+    /// Thread `me` has searched its task to the end.
+    pub fn done(&self, me: usize, events: &Sender<Message>) {
+        let mut queue = self.lock();
+        queue.busy -= 1;
+        queue.open[me] = f64::INFINITY;
+        self.report_bound(&mut queue, events);
+        if queue.busy == 0 && queue.tasks.is_empty() {
+            self.wake.notify_all();
+        }
+    }
+
+    /// Thread `me`'s least open bound changed to `bound`; reports the proven bound if it rose.
+    pub fn publish(&self, me: usize, bound: f64, events: &Sender<Message>) {
+        let mut queue = self.lock();
+        queue.open[me] = bound;
+        self.report_bound(&mut queue, events);
+    }
+
+    /// Every placement not yet ruled out lies in a queued task or below a thread's open
+    /// node, so the least of their bounds is proven (and the best cost, once nothing is open).
+    fn report_bound(&self, queue: &mut Queue, events: &Sender<Message>) {
+        let least = queue.tasks.iter().map(|t| t.bound).chain(queue.open.iter().copied()).fold(f64::INFINITY, f64::min);
+        let best = self.best();
+        let proven = match best {
+            _ if least == f64::INFINITY && queue.busy == 0 => best,
+            _ if least == f64::INFINITY => None,
+            Some(best) => Some(((least - 1e-6).ceil() as i64).min(best)),
+            None => Some((least - 1e-6).ceil() as i64),
+        };
+        let Some(cost) = proven.map(|c| round_up(c, self.step)) else { return };
+        if queue.reported.is_none_or(|old| cost > old) {
+            queue.reported = Some(cost);
+            let _ = events.send(Message::Event(Event::Bound(value_of(cost, self.maximise))));
+        }
+    }
+}
+
+/// The value of a placement of cost `cost`.
+pub(super) fn value_of(cost: i64, maximise: bool) -> usize {
+    (if maximise { -cost } else { cost }).max(0) as usize
+}
+
+/// The least multiple of `step` at or above `cost`.
+pub(super) fn round_up(cost: i64, step: i64) -> i64 {
+    cost.div_euclid(step) * step + if cost.rem_euclid(step) == 0 { 0 } else { step }
+}

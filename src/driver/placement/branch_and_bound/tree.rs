@@ -1,0 +1,453 @@
+//! One thread's depth-first search of the tree, on its own copy of the program and of the
+//! relaxation: it takes subtrees from the [`Pool`], searches them, and gives away the rest of
+//! its shallowest branching when another thread waits.
+
+use std::sync::mpsc::Sender;
+use std::time::Instant;
+
+use knights_sat_encodings::check::check_placement;
+use knights_sat_encodings::linear::PlacementModel;
+use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
+
+use super::orbits::Symmetries;
+use super::pool::{value_of, Branching, Message, Pool, Task};
+use super::problem::{Problem, FREE};
+use super::{Ingredients, REPORT_EVERY};
+use crate::driver::{Event, SearchStats, Solution};
+use crate::solver::simplex::{Lp, LpStatus};
+use crate::Error;
+
+/// A value this close to 0 or 1 counts as integral.
+const INTEGRAL_TOL: f64 = 1e-6;
+/// A covering row with at most this many free candidates is short (see `candidates`).
+const SHORT_ROW: usize = 12;
+
+/// What every thread reads.
+pub(super) struct Context<'a> {
+    pub puzzle: &'a PlacementPuzzle,
+    pub model: &'a PlacementModel,
+    pub symmetries: &'a Symmetries,
+    pub ingredients: Ingredients,
+    pub pool: &'a Pool,
+}
+
+/// A branching in progress: its candidates, the child being searched, and what a thread
+/// that takes over the remaining children needs.
+struct Frame {
+    branching: Branching,
+    /// The candidate whose child is being searched.
+    child: usize,
+    /// The second child of a single candidate is being searched.
+    in_last_child: bool,
+    /// Decisions of the node: the first `ones` placed, the first `zeros` emptied; and the
+    /// first `trail` values of the trail (all three before the current child).
+    ones: usize,
+    zeros: usize,
+    trail: usize,
+    /// The node's bound.
+    bound: f64,
+    /// The remaining children were given to another thread.
+    given: bool,
+}
+
+impl Frame {
+    fn has_more(&self) -> bool {
+        let b = &self.branching;
+        !self.given && !self.in_last_child && (self.child + 1 < b.candidates.len() || b.single)
+    }
+}
+
+/// One thread's search.
+pub(super) struct Worker<'a> {
+    me: usize,
+    cx: &'a Context<'a>,
+    problem: Problem,
+    lp: Lp,
+    /// Decisions on the path from the root, for the node's symmetry group.
+    decided_one: Vec<usize>,
+    decided_zero: Vec<usize>,
+    is_one: Vec<bool>,
+    is_zero: Vec<bool>,
+    frames: Vec<Frame>,
+    /// The bound of each node on the path whose children are still being searched.
+    open_bounds: Vec<f64>,
+    /// The bound of the task being searched, and the least open bound last published.
+    task_bound: f64,
+    published: f64,
+    stats: SearchStats,
+    last_report: Instant,
+    events: Sender<Message>,
+}
+
+impl<'a> Worker<'a> {
+    /// Thread `me`, with the program and the relaxation at the root.
+    pub fn new(me: usize, cx: &'a Context<'a>, problem: Problem, lp: Lp, events: Sender<Message>) -> Worker<'a> {
+        let n = problem.n();
+        Worker {
+            me,
+            cx,
+            problem,
+            lp,
+            decided_one: Vec::new(),
+            decided_zero: Vec::new(),
+            is_one: vec![false; n],
+            is_zero: vec![false; n],
+            frames: Vec::new(),
+            open_bounds: Vec::new(),
+            task_bound: f64::NEG_INFINITY,
+            published: f64::NEG_INFINITY,
+            stats: SearchStats { symmetries: cx.symmetries.len(), ..SearchStats::default() },
+            last_report: Instant::now(),
+            events,
+        }
+    }
+
+    /// Searches tasks until none is left; stops every thread if one fails.
+    pub fn run(mut self) -> Result<(), Error> {
+        let pool = self.cx.pool;
+        let stop_on_panic = StopOnPanic(pool);
+        while let Some(task) = pool.take(self.me) {
+            let result = self.search(task);
+            pool.done(self.me, &self.events);
+            if let Err(error) = result {
+                pool.stop();
+                return Err(error);
+            }
+        }
+        drop(stop_on_panic);
+        self.send_stats();
+        Ok(())
+    }
+
+    /// Searches one subtree: replays its decisions, then the tree below.
+    fn search(&mut self, task: Task) -> Result<(), Error> {
+        self.task_bound = task.bound;
+        self.published = task.bound;
+        for &(v, one) in &task.fixed {
+            self.problem.assign(v, one, &mut self.lp);
+        }
+        let mut feasible = true;
+        for (vars, one) in [(&task.ones, true), (&task.zeros, false)] {
+            for &v in vars {
+                match self.problem.value[v] {
+                    FREE => self.problem.assign(v, one, &mut self.lp),
+                    value => feasible &= (value == 1) == one,
+                }
+                if one {
+                    self.decided_one.push(v);
+                    self.is_one[v] = true;
+                } else {
+                    self.decided_zero.push(v);
+                    self.is_zero[v] = true;
+                }
+            }
+        }
+        let result = match task.rest {
+            _ if !feasible || !self.problem.propagate(&mut self.lp) => Ok(()),
+            None => self.node(),
+            Some(rest) => {
+                // The donor's branching goes on where it stopped: solving the node again and
+                // choosing a new row measured far worse than finishing the row.
+                self.open_bounds.push(task.bound);
+                let result = self.branch_over(rest, task.bound);
+                self.open_bounds.pop();
+                result
+            }
+        };
+        for &v in &self.decided_one {
+            self.is_one[v] = false;
+        }
+        for &v in &self.decided_zero {
+            self.is_zero[v] = false;
+        }
+        self.decided_one.clear();
+        self.decided_zero.clear();
+        self.frames.clear();
+        self.open_bounds.clear();
+        self.problem.undo(0, &mut self.lp);
+        result
+    }
+
+    /// The cost a node must be able to beat: the best placement's less one step.
+    fn cutoff(&self) -> f64 {
+        self.cx.pool.best().map_or(f64::INFINITY, |c| (c - self.problem.step) as f64 + 1e-6)
+    }
+
+    /// Offers a complete assignment: checked by the rules checker and reported if better.
+    fn offer(&mut self, values: &[bool]) -> Result<(), Error> {
+        if !self.problem.satisfies(values) {
+            return Ok(());
+        }
+        let cost = self.problem.cost_of(values);
+        let cx = self.cx;
+        let events = &self.events;
+        let improved = cx.pool.improve(cost, || {
+            let placement = cx.model.placement(values);
+            let value =
+                check_placement(cx.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+            let _ = events.send(Message::Event(Event::Solution { value, solution: Solution::Placement(placement) }));
+            Ok(())
+        })?;
+        if improved {
+            self.stats.incumbent = Some(value_of(cost, self.problem.maximise));
+            self.report(true);
+        }
+        Ok(())
+    }
+
+    /// Publishes the least open bound when it changed, and sends the statistics when due.
+    fn report(&mut self, now: bool) {
+        let least = self.open_bounds.iter().copied().reduce(f64::min).unwrap_or(self.task_bound);
+        if least != self.published {
+            self.published = least;
+            self.cx.pool.publish(self.me, least, &self.events);
+        }
+        if now || self.last_report.elapsed() >= REPORT_EVERY {
+            self.send_stats();
+        }
+    }
+
+    fn send_stats(&mut self) {
+        self.last_report = Instant::now();
+        self.stats.pivots = self.lp.pivots;
+        let _ = self.events.send(Message::Stats(self.me, self.stats.clone()));
+    }
+
+    /// Hands the remaining children of the shallowest branching to the pool: the node with
+    /// the orbit of the candidate being searched emptied as well.
+    fn give_away(&mut self) {
+        let Some(frame) = self.frames.iter_mut().find(|f| f.has_more()) else { return };
+        let mut zeros = self.decided_zero[..frame.zeros].to_vec();
+        zeros.extend(self.cx.symmetries.orbit(frame.branching.candidates[frame.child], &frame.branching.subgroup));
+        frame.given = true;
+        self.stats.subtrees_shared += 1;
+        let value = &self.problem.value;
+        let fixed = self.problem.trail[..frame.trail].iter().map(|&v| (v, value[v] == 1)).collect();
+        let rest = (!frame.branching.single).then(|| Branching {
+            candidates: frame.branching.candidates[frame.child + 1..].to_vec(),
+            single: false,
+            subgroup: frame.branching.subgroup.clone(),
+        });
+        let task = Task { ones: self.decided_one[..frame.ones].to_vec(), zeros, fixed, rest, bound: frame.bound };
+        self.cx.pool.give(task);
+    }
+
+    /// Searches the current node (already propagated).
+    fn node(&mut self) -> Result<(), Error> {
+        if self.cx.pool.stopped() {
+            return Ok(());
+        }
+        if self.cx.pool.hungry() {
+            self.give_away();
+        }
+        self.stats.nodes += 1;
+        let mut rounds = 0;
+        let bound = loop {
+            let cutoff = self.cutoff();
+            self.stats.lp_solves += 1;
+            let status = self.lp.solve(cutoff);
+            if status == LpStatus::Infeasible {
+                return Ok(());
+            }
+            let (bound, reduced) = self.problem.lagrangian(&self.lp.duals());
+            if bound > cutoff {
+                return Ok(());
+            }
+            if let LpStatus::Cutoff(_) = status {
+                // The simplex's own objective passed the cutoff but its exact bound did not:
+                // finish the relaxation instead of trusting rounding.
+                if let LpStatus::Infeasible = self.lp.solve(f64::INFINITY) {
+                    return Ok(());
+                }
+            }
+            rounds += 1;
+            if !self.cx.ingredients.reduced_costs || cutoff == f64::INFINITY || rounds > 3 {
+                break bound;
+            }
+            let before = self.problem.trail.len();
+            for (j, &r) in reduced.iter().enumerate() {
+                if self.problem.value[j] == FREE && bound + r.abs() > cutoff {
+                    // The other value would cost more than the cutoff allows.
+                    self.problem.assign(j, r < 0.0, &mut self.lp);
+                    self.stats.fixed_by_reduced_cost += 1;
+                }
+            }
+            if !self.problem.propagate(&mut self.lp) {
+                return Ok(());
+            }
+            if self.problem.trail.len() == before {
+                break bound;
+            }
+        };
+        if let Some(values) = self.integral() {
+            if self.problem.satisfies(&values) {
+                self.offer(&values)?;
+                // The relaxation's optimum is this placement: the exact bound now passes the
+                // new cutoff, unless rounding says otherwise, and then the node is searched.
+                if bound > self.cutoff() {
+                    return Ok(());
+                }
+            }
+        }
+        self.open_bounds.push(bound);
+        self.report(false);
+        let result = self.branch(bound);
+        self.open_bounds.pop();
+        result
+    }
+
+    /// The relaxation's solution, if it is integral on every free variable.
+    fn integral(&self) -> Option<Vec<bool>> {
+        (0..self.problem.n())
+            .map(|j| match self.problem.value[j] {
+                FREE => {
+                    let v = self.lp.value(j);
+                    if v < INTEGRAL_TOL {
+                        Some(false)
+                    } else if v > 1.0 - INTEGRAL_TOL {
+                        Some(true)
+                    } else {
+                        None
+                    }
+                }
+                v => Some(v == 1),
+            })
+            .collect()
+    }
+
+    /// The candidates to branch on, in the order of the children, and whether they form a
+    /// covering row: the free variables of the covering row with the fewest of them, or the
+    /// most fractional variable.
+    fn candidates(&self) -> (Vec<usize>, bool) {
+        let value = &self.problem.value;
+        if self.cx.ingredients.row_branching {
+            let mut best: Option<(usize, f64, usize)> = None;
+            for (r, row) in self.problem.rows.iter().enumerate().filter(|(_, row)| row.covering) {
+                if row.terms.iter().any(|t| value[t.1] == 1) {
+                    continue;
+                }
+                let free = row.terms.iter().filter(|t| value[t.1] == FREE).count();
+                let mass: f64 = row.terms.iter().map(|t| self.lp.value(t.1)).sum();
+                if best.is_none_or(|(f, m, _)| (free, mass) < (f, m)) {
+                    best = Some((free, mass, r));
+                }
+            }
+            if let Some((_, _, r)) = best {
+                let mut vars: Vec<usize> =
+                    self.problem.rows[r].terms.iter().map(|t| t.1).filter(|&v| value[v] == FREE).collect();
+                // Measured: with a short row, the candidates the relaxation likes least go
+                // first (placing one raises the bound most, so its child is pruned soon, and
+                // excluding it in the later children costs the relaxation little); with a long
+                // row (a queen's), the one it likes most.
+                vars.sort_by(|&a, &b| self.lp.value(a).total_cmp(&self.lp.value(b)));
+                if vars.len() > SHORT_ROW {
+                    vars.reverse();
+                }
+                return (vars, true);
+            }
+        }
+        let fractional = (0..self.problem.n())
+            .filter(|&j| value[j] == FREE)
+            .max_by(|&a, &b| frac(self.lp.value(a)).total_cmp(&frac(self.lp.value(b))));
+        (fractional.into_iter().collect(), false)
+    }
+
+    /// Branches: child `i` places candidate `i` after the earlier candidates' orbits were
+    /// emptied. With a single (fractional) candidate, the last child empties its orbit.
+    fn branch(&mut self, bound: f64) -> Result<(), Error> {
+        let (candidates, covering) = self.candidates();
+        if candidates.is_empty() {
+            // Every variable is fixed and the relaxation was not integral: rounding trouble.
+            let values: Vec<bool> = self.problem.value.iter().map(|&v| v == 1).collect();
+            return self.offer(&values);
+        }
+        let subgroup =
+            self.cx.symmetries.stabiliser(&self.decided_one, &self.decided_zero, &self.is_one, &self.is_zero);
+        let single = candidates.len() == 1 && !covering;
+        self.branch_over(Branching { candidates, single, subgroup }, bound)
+    }
+
+    /// Branches over `branching` at a node of bound `bound`.
+    fn branch_over(&mut self, branching: Branching, bound: f64) -> Result<(), Error> {
+        let start = self.problem.trail.len();
+        let zeros_before = self.decided_zero.len();
+        self.frames.push(Frame {
+            branching,
+            child: 0,
+            in_last_child: false,
+            ones: self.decided_one.len(),
+            zeros: zeros_before,
+            trail: start,
+            bound,
+            given: false,
+        });
+        let result = self.children();
+        self.frames.pop();
+        for &o in &self.decided_zero[zeros_before..] {
+            self.is_zero[o] = false;
+        }
+        self.decided_zero.truncate(zeros_before);
+        self.problem.undo(start, &mut self.lp);
+        result
+    }
+
+    /// The children of the innermost branching, until they are searched or given away.
+    fn children(&mut self) -> Result<(), Error> {
+        let frame = self.frames.len() - 1;
+        for i in 0..self.frames[frame].branching.candidates.len() {
+            let c = self.frames[frame].branching.candidates[i];
+            if self.problem.value[c] != FREE {
+                continue;
+            }
+            self.frames[frame].child = i;
+            let mark = self.problem.trail.len();
+            self.frames[frame].zeros = self.decided_zero.len();
+            self.frames[frame].trail = mark;
+            self.problem.assign(c, true, &mut self.lp);
+            self.decided_one.push(c);
+            self.is_one[c] = true;
+            if self.problem.propagate(&mut self.lp) {
+                self.node()?;
+            }
+            self.is_one[c] = false;
+            self.decided_one.pop();
+            self.problem.undo(mark, &mut self.lp);
+            if self.frames[frame].given {
+                return Ok(());
+            }
+            // The remaining children: no piece on the orbit of `c`.
+            let orbit = self.cx.symmetries.orbit(c, &self.frames[frame].branching.subgroup);
+            self.stats.orbit_fixings += orbit.len() as u64 - 1;
+            for &o in &orbit {
+                if self.problem.value[o] == FREE {
+                    self.problem.assign(o, false, &mut self.lp);
+                    self.decided_zero.push(o);
+                    self.is_zero[o] = true;
+                }
+            }
+            if !self.problem.propagate(&mut self.lp) {
+                return Ok(());
+            }
+            if self.frames[frame].branching.single {
+                self.frames[frame].in_last_child = true;
+                return self.node();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Stops the other threads if this one panics, so that none waits for it for ever.
+struct StopOnPanic<'a>(&'a Pool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
+fn frac(v: f64) -> f64 {
+    0.5 - (v - 0.5).abs()
+}
