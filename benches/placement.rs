@@ -1,6 +1,6 @@
 //! The domination suite: time to prove optimality of knight domination (n = 8..20) and queen
 //! domination (n = 8..16) for branch and bound (with each of its ingredients switched off in
-//! turn) and every SAT strategy, bound encoding and symmetry setting:
+//! turn, and on one thread) and every SAT strategy, bound encoding and symmetry setting:
 //!
 //! ```text
 //! cargo bench --bench placement --features cadical
@@ -63,6 +63,9 @@ fn configurations() -> Vec<(String, Vec<String>)> {
     for flag in ["--no-symmetry", "--no-reduced-costs", "--no-local-search", "--no-row-branching"] {
         configs.push((format!("branch-and-bound {flag}"), bnb(flag)));
     }
+    let mut one_thread = bnb("");
+    one_thread.extend(["--threads".to_string(), "1".to_string()]);
+    configs.push(("branch-and-bound --threads 1".to_string(), one_thread));
     for symmetry in [false, true] {
         let suffix = if symmetry { " +sym" } else { "" };
         let extra: Vec<String> = vec![if symmetry { "--symmetry" } else { "--no-symmetry" }.into()];

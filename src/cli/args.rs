@@ -163,6 +163,11 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
 
+    /// Independence: keep the kinds an optimal placement never needs on a square (those that
+    /// attack a superset of another kind's squares from there; for measuring).
+    #[arg(long, global = true)]
+    pub no_dominance: bool,
+
     /// Placements, branch and bound: no fixing by reduced costs (for measuring).
     #[arg(long, global = true)]
     pub no_reduced_costs: bool,

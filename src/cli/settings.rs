@@ -124,6 +124,7 @@ impl SolveSettings {
                 local_search: !options.no_local_search,
                 row_branching: !options.no_row_branching,
             },
+            dominance: !options.no_dominance,
             threads: match options.threads {
                 None => default_threads(),
                 Some(n @ 1..=MAX_THREADS) => n,

@@ -39,15 +39,39 @@ pub struct PlacementEncoding {
 impl PlacementEncoding {
     /// Encodes the rules of `puzzle` (not its objective) into `clauses`.
     pub fn new<C: CollectClauses>(puzzle: &PlacementPuzzle, at_most_one: AtMostOne, clauses: &mut C) -> Self {
+        Self::build(puzzle, at_most_one, clauses, false)
+    }
+
+    /// Encodes a puzzle with the same optimum: without the variables of the kinds that an
+    /// optimal placement never needs on a square ([`PlacementPuzzle::dominated_kinds`]). Its
+    /// placements are placements of `puzzle`, but not all of them (so not for certificates).
+    pub fn without_dominated<C: CollectClauses>(
+        puzzle: &PlacementPuzzle,
+        at_most_one: AtMostOne,
+        clauses: &mut C,
+    ) -> Self {
+        Self::build(puzzle, at_most_one, clauses, true)
+    }
+
+    fn build<C: CollectClauses>(
+        puzzle: &PlacementPuzzle,
+        at_most_one: AtMostOne,
+        clauses: &mut C,
+        drop_dominated: bool,
+    ) -> Self {
         let board = &puzzle.board;
         let kinds: Vec<PieceKind> = puzzle.kinds.iter().map(|r| r.kind).collect();
         let mut vars = BasicVarManager::default();
+        let dominated = drop_dominated.then(|| puzzle.dominated_kinds());
         let x: Vec<Vec<Option<Lit>>> = (0..board.area())
             .map(|s| {
                 let square = Square(s as u16);
                 let usable = !board.is_removed(square) && !puzzle.empty.contains(&square);
                 let fixed = puzzle.fixed.iter().find(|f| f.0 == square).map(|f| f.1);
-                kinds.iter().map(|&k| (usable && fixed.is_none_or(|f| f == k)).then(|| vars.new_lit())).collect()
+                let needed = |k: usize| dominated.as_ref().is_none_or(|d| !d[s][k]);
+                (0..kinds.len())
+                    .map(|k| (usable && needed(k) && fixed.is_none_or(|f| f == kinds[k])).then(|| vars.new_lit()))
+                    .collect()
             })
             .collect();
         for &(square, kind) in &puzzle.fixed {

@@ -259,8 +259,83 @@ impl PlacementPuzzle {
         attack_steps(&self.board, kind, square, self.pawns).into_iter().map(|s| s.to).collect()
     }
 
+    /// For independence, the kinds that an optimal placement never needs on each square
+    /// (indexed by square, then by position in `kinds`); all `false` for the other goals.
+    ///
+    /// A kind `b` is not needed on a free square where another kind `a` may stand that attacks
+    /// only squares `b` attacks from there, weighs at least as much and has no maximum count,
+    /// when `b` has no minimum count: trading `b` for `a` keeps a placement independent (who
+    /// attacks the square does not depend on what stands on it) and its value at least as high.
+    /// Of two kinds that attack the same squares and weigh the same, the earlier one stays.
+    pub fn dominated_kinds(&self) -> Vec<Vec<bool>> {
+        let area = self.board.area();
+        let mut dominated = vec![vec![false; self.kinds.len()]; area];
+        if self.goal != PlacementGoal::Independence || self.kinds.len() < 2 {
+            return dominated;
+        }
+        for (s, flags) in dominated.iter_mut().enumerate() {
+            let square = Square(s as u16);
+            if self.board.is_removed(square) || self.empty.contains(&square) || self.fixed.iter().any(|f| f.0 == square)
+            {
+                continue;
+            }
+            let attacked: Vec<Vec<Square>> = self.kinds.iter().map(|r| self.attacks(r.kind, square)).collect();
+            for (b, rule_b) in self.kinds.iter().enumerate() {
+                if rule_b.min > 0 {
+                    continue;
+                }
+                flags[b] = self.kinds.iter().enumerate().any(|(a, rule_a)| {
+                    let within = attacked[a].iter().all(|t| attacked[b].contains(t));
+                    let strictly = attacked[a].len() < attacked[b].len() || rule_a.weight > rule_b.weight || a < b;
+                    a != b && rule_a.max.is_none() && rule_a.weight >= rule_b.weight && within && strictly
+                });
+            }
+        }
+        dominated
+    }
+
     /// The objective value of a placement: the summed weights of its pieces.
     pub fn value(&self, placement: &[(Square, PieceKind)]) -> usize {
         placement.iter().map(|&(_, kind)| self.rule(kind).map_or(0, |r| r.weight)).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{KindRule, PlacementGoal, PlacementPuzzle};
+    use crate::geometry::{Board, PawnDirection, PieceKind};
+
+    fn mixed(goal: PlacementGoal, letters: &str) -> PlacementPuzzle {
+        let kinds = KindRule::parse_letters(letters).unwrap();
+        PlacementPuzzle::new(None, Board::new(8, 8).unwrap(), goal, kinds, PawnDirection::Up, Vec::new(), Vec::new())
+            .unwrap()
+    }
+
+    /// With pawns attacking up: a pawn attacks part of what a bishop, queen or king attacks
+    /// from the same square, and nothing from the top rank; knights and rooks attack squares a
+    /// pawn does not.
+    #[test]
+    fn pawns_knights_and_rooks_are_the_kinds_independence_needs() {
+        let puzzle = mixed(PlacementGoal::Independence, "PNBRQK");
+        let dominated = puzzle.dominated_kinds();
+        for (s, flags) in dominated.iter().enumerate() {
+            let top = puzzle.board.name(crate::geometry::Square(s as u16)).ends_with('8');
+            let kept: Vec<PieceKind> =
+                puzzle.kinds.iter().zip(flags).filter(|(_, &d)| !d).map(|(r, _)| r.kind).collect();
+            let expected =
+                if top { vec![PieceKind::Pawn] } else { vec![PieceKind::Pawn, PieceKind::Knight, PieceKind::Rook] };
+            assert_eq!(kept, expected, "square {s}");
+        }
+        // Pawns with a limit stand in for nothing: on d4 only the queen goes (a king or a rook
+        // stands in for it). Other goals keep every kind.
+        let mut limited = puzzle.clone();
+        limited.kinds[0].max = Some(3);
+        let d4 = puzzle.board.parse_square("d4").unwrap();
+        let flags = &limited.dominated_kinds()[d4.index()];
+        let kept: Vec<PieceKind> = limited.kinds.iter().zip(flags).filter(|(_, &d)| !d).map(|(r, _)| r.kind).collect();
+        use PieceKind::*;
+        assert_eq!(kept, vec![Pawn, Knight, Bishop, Rook, King]);
+        let covering = mixed(PlacementGoal::Domination, "PNBRQK");
+        assert!(covering.dominated_kinds().iter().flatten().all(|&d| !d));
     }
 }

@@ -122,6 +122,9 @@ pub struct PlacementSearch {
     pub ingredients: branch_and_bound::Ingredients,
     /// Threads of the branch-and-bound search (the SAT strategies run on one).
     pub threads: usize,
+    /// Independence, SAT strategies: leave out the kinds an optimal placement never needs on a
+    /// square (those that attack a superset of another kind's squares from there).
+    pub dominance: bool,
 }
 
 impl Default for PlacementSearch {
@@ -136,6 +139,7 @@ impl Default for PlacementSearch {
             symmetry: true,
             ingredients: branch_and_bound::Ingredients::default(),
             threads: default_threads(),
+            dominance: true,
         }
     }
 }

@@ -37,7 +37,11 @@ impl<'a> Session<'a> {
         emit: &'a mut dyn FnMut(Event),
     ) -> Result<Session<'a>, Error> {
         let mut cnf = Cnf::new();
-        let mut encoding = PlacementEncoding::new(puzzle, search.at_most_one, &mut cnf);
+        let mut encoding = if search.dominance {
+            PlacementEncoding::without_dominated(puzzle, search.at_most_one, &mut cnf)
+        } else {
+            PlacementEncoding::new(puzzle, search.at_most_one, &mut cnf)
+        };
         if search.symmetry {
             let symmetries = puzzle_symmetries(puzzle);
             let x = encoding.placement_vars().to_vec();
