@@ -164,6 +164,22 @@ fn unknown_solver_and_bad_flags_are_usage_errors() {
     let run = knights_sat(&["solve", "--encoding", "sorter", "puzzles/guarini.toml"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("unknown bound encoding `sorter`") && run.stderr.contains("dpw"), "{}", run.stderr);
+    for threads in ["0", "1025"] {
+        let run = knights_sat(&["solve", "--threads", threads, "puzzles/knights-domination-8x8.toml"]);
+        assert_eq!(run.code, 2, "--threads {threads}");
+        assert!(run.stderr.contains("between 1 and 1024 threads"), "{}", run.stderr);
+    }
+}
+
+/// Several threads report each thread's share of the tree in the work table.
+#[test]
+fn several_threads_show_their_share() {
+    let (code, v) = json(&["solve", "--threads", "3", "--json", "domination", "--board", "11x11", "--pieces", "N"]);
+    assert_eq!((code, v["value"].as_u64(), v["status"].as_str()), (0, Some(21), Some("optimal")));
+    let last = v["progress"].as_array().and_then(|rows| rows.last()).expect("the tree reports its work");
+    let shares = last["thread_nodes"].as_array().expect("one count per thread");
+    let total: u64 = shares.iter().filter_map(|n| n.as_u64()).sum();
+    assert_eq!((shares.len(), Some(total)), (3, last["nodes"].as_u64()));
 }
 
 #[cfg(not(feature = "cadical"))]
