@@ -22,9 +22,12 @@ fn check(svg: &str, ink: f64, classes: &[&str]) -> Vec<usize> {
     classes.iter().map(|c| document.descendants().filter(|n| n.attribute("class") == Some(*c)).count()).collect()
 }
 
-/// Solves with `--json --svg` and returns the JSON answer and the picture.
+/// Solves with `--json --svg` and returns the JSON answer and the picture (written to a path
+/// of its own, as tests run in parallel).
 fn solve_and_draw(args: &[&str]) -> (Value, String) {
-    let path = std::env::temp_dir().join(format!("knights-sat-picture-{}-{}.svg", std::process::id(), args.len()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("knights-sat-picture-{}-{n}.svg", std::process::id()));
     let mut all = vec!["solve", "--json", "--svg", path.to_str().unwrap()];
     all.extend_from_slice(args);
     let run = knights_sat(&all);
