@@ -123,6 +123,8 @@ impl<'a> Worker<'a> {
     fn search(&mut self, task: Task) -> Result<(), Error> {
         self.task_bound = task.bound;
         self.published = task.bound;
+        // The task's bound counts from now (the root's is the first proven bound).
+        self.cx.pool.publish(self.me, task.bound, &self.events);
         for &(v, one) in &task.fixed {
             self.problem.assign(v, one, &mut self.lp);
         }
