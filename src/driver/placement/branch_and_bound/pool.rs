@@ -4,9 +4,10 @@
 //!
 //! A subtree travels as the branching decisions that lead to it from the root ([`Task`]); the
 //! thread that takes it replays them on its own copy of the program. A busy thread gives away
-//! the rest of its shallowest branching (the node with the orbits of the candidates already
-//! tried emptied) when another thread waits with nothing to do, so the threads stay busy
-//! without splitting the tree up front.
+//! the rest of its shallowest branching (the candidates not yet tried, at the node with the
+//! orbits of those already tried emptied) when another thread waits with nothing to do, so the
+//! threads stay busy without splitting the tree up front, and the tree keeps the shape it has
+//! on one thread.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc::Sender;
