@@ -205,6 +205,8 @@ impl Pool {
         let least = queue.tasks.iter().map(|t| t.bound).chain(queue.open.iter().copied()).fold(f64::INFINITY, f64::min);
         let best = self.best();
         let proven = match best {
+            // An open node without a relaxation bound proves nothing yet.
+            _ if least == f64::NEG_INFINITY || least.is_nan() => None,
             _ if least == f64::INFINITY && queue.busy == 0 => best,
             _ if least == f64::INFINITY => None,
             Some(best) => Some(((least - 1e-6).ceil() as i64).min(best)),
@@ -226,4 +228,31 @@ pub(super) fn value_of(cost: i64, maximise: bool) -> usize {
 /// The least multiple of `step` at or above `cost`.
 pub(super) fn round_up(cost: i64, step: i64) -> i64 {
     cost.div_euclid(step) * step + if cost.rem_euclid(step) == 0 { 0 } else { step }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+
+    fn bounds(events: &std::sync::mpsc::Receiver<Message>) -> Vec<usize> {
+        events
+            .try_iter()
+            .filter_map(|m| match m {
+                Message::Event(Event::Bound(b)) => Some(b),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_task_without_a_relaxation_bound_proves_nothing() {
+        let (send, events) = channel();
+        let pool = Pool::new(1, Task { bound: f64::NEG_INFINITY, ..Task::default() }, 3, false, false);
+        let task = pool.take(0).expect("the root task");
+        pool.publish(0, task.bound, &send);
+        assert_eq!(bounds(&events), Vec::<usize>::new());
+        pool.publish(0, 7.5, &send);
+        assert_eq!(bounds(&events), vec![9], "7.5 rounds up to the next multiple of the step");
+    }
 }
