@@ -19,8 +19,9 @@ fn prove(file: &str, value: usize, strategy: Strategy) {
         // The tree was searched to the end, and its last report proves the optimum.
         let last = outcome.search.last().expect("branch and bound reports its progress");
         assert_eq!((last.bound, last.incumbent), (Some(value), Some(value)), "{context}");
-    } else {
-        // Some call demanded one better than the optimum and was refuted.
+    } else if strategy.resolve(&puzzle) != Strategy::CoreGuided {
+        // Some call demanded one better than the optimum and was refuted. (The core-guided
+        // search may need no such call: one queen per rank already bounds eight queens.)
         let beyond = if puzzle.goal.minimises() { value - 1 } else { value + 1 };
         assert!(outcome.stats.iter().any(|s| s.horizon == beyond && s.result == Answer::Unsat), "{context}");
     }

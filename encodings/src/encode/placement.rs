@@ -33,6 +33,8 @@ pub struct PlacementEncoding {
     objective: Vec<(Lit, usize)>,
     /// `x[s][k]`, `None` where no piece of kind `k` may stand on `s`.
     x: Vec<Vec<Option<Lit>>>,
+    /// Pairs of placement literals that the rules forbid together.
+    exclusive: Vec<(Lit, Lit)>,
     vars: BasicVarManager,
 }
 
@@ -78,9 +80,13 @@ impl PlacementEncoding {
             let k = kinds.iter().position(|&j| j == kind).expect("fixed kinds are allowed kinds");
             add(clauses, [x[square.index()][k].expect("a fixed piece has its variable")]);
         }
+        let mut exclusive = Vec::new();
         for row in &x {
             let lits: Vec<Lit> = row.iter().flatten().copied().collect();
             at_most_one.encode(&lits, clauses, &mut vars);
+            for (i, &a) in lits.iter().enumerate() {
+                exclusive.extend(lits[i + 1..].iter().map(|&b| (a, b)));
+            }
         }
         let attacks: Vec<Vec<Vec<Square>>> = kinds
             .iter()
@@ -134,8 +140,9 @@ impl PlacementEncoding {
                 for (s, targets) in per_square.iter().enumerate() {
                     let Some(attacker) = x[s][k] else { continue };
                     for t in targets {
-                        for victim in x[t.index()].iter().flatten() {
-                            add(clauses, [!attacker, !*victim]);
+                        for &victim in x[t.index()].iter().flatten() {
+                            add(clauses, [!attacker, !victim]);
+                            exclusive.push((attacker, victim));
                         }
                     }
                 }
@@ -157,7 +164,7 @@ impl PlacementEncoding {
         }
         let weights: Vec<usize> = puzzle.kinds.iter().map(|r| r.weight).collect();
         let objective = objective_terms(&x, &weights, clauses, &mut vars);
-        PlacementEncoding { kinds, objective, x, vars }
+        PlacementEncoding { kinds, objective, x, exclusive, vars }
     }
 
     /// The objective as weighted literals: its value is the summed weight of the true ones.
@@ -169,6 +176,12 @@ impl PlacementEncoding {
     /// square `s`; `None` where none may stand.
     pub fn placement_vars(&self) -> &[Vec<Option<Lit>>] {
         &self.x
+    }
+
+    /// Pairs of placement literals that no placement sets both: two pieces on one square, and
+    /// for independence two pieces that attack each other (a pair may appear twice).
+    pub fn exclusive_pairs(&self) -> &[(Lit, Lit)] {
+        &self.exclusive
     }
 
     /// The variable manager, for encodings layered on top (the objective bound).

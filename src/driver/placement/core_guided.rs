@@ -5,9 +5,12 @@
 //!
 //! Refinements from RC2: weights are taken in strata, heaviest first; each core is trimmed by
 //! solving again under it alone; and a new totalizer's bound is *exhausted* — raised while
-//! "at most `k` of the core" alone is unsatisfiable — before the search goes on.
+//! "at most `k` of the core" alone is unsatisfiable — before the search goes on. Before the
+//! first core, groups of softs of which at most one can hold (queens on one rank, kings in a
+//! 2x2 block) are found among the pairs the rules exclude and relaxed at once, each a core
+//! known without a solver call.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
 use rustsat::instances::ManageVars as _;
@@ -64,6 +67,7 @@ pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
     for &(cost, weight) in &session.costs {
         oll.add_soft(!cost, weight, None);
     }
+    relax_exclusive_groups(session, &mut oll);
     // Strata: first only the heaviest softs are assumed, then down to the next weight left.
     let mut stratum = oll.softs.iter().map(|s| s.weight).max().unwrap_or(1);
     while oll.lower < best {
@@ -98,6 +102,59 @@ pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
         session.prove_at_least(0);
     }
     Ok(())
+}
+
+/// Finds groups of softs of which the rules let at most one hold, greedily as RC2 does (the
+/// softs with the fewest exclusions first, each group grown by the excluded softs that exclude
+/// every member so far), and relaxes each: if `k` softs of least weight `w` can't hold
+/// together, `(k - 1) * w` of their weight is lost for sure, and a new soft of weight `w`
+/// asks for one of them to hold.
+fn relax_exclusive_groups(session: &mut Session, oll: &mut Oll) {
+    let index = &oll.by_lit;
+    let mut excludes: Vec<HashSet<usize>> = vec![HashSet::new(); oll.softs.len()];
+    for &(a, b) in session.exclusive_pairs() {
+        if let (Some(&i), Some(&j)) = (index.get(&a), index.get(&b)) {
+            if i != j {
+                excludes[i].insert(j);
+                excludes[j].insert(i);
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..excludes.len()).filter(|&i| !excludes[i].is_empty()).collect();
+    order.sort_by_key(|&i| (excludes[i].len(), i));
+    let mut grouped = vec![false; excludes.len()];
+    for &first in &order {
+        if grouped[first] {
+            continue;
+        }
+        let mut candidates: Vec<usize> = excludes[first].iter().copied().filter(|&j| !grouped[j]).collect();
+        candidates.sort_by_key(|&j| (excludes[j].len(), j));
+        let mut group = vec![first];
+        for j in candidates {
+            if group.iter().all(|g| excludes[j].contains(g)) {
+                group.push(j);
+            }
+        }
+        if group.len() < 2 {
+            continue;
+        }
+        for &g in &group {
+            grouped[g] = true;
+        }
+        let least = group.iter().map(|&g| oll.softs[g].weight).min().unwrap_or(0);
+        oll.lower += (group.len() - 1) * least;
+        let one_holds = session.parts().1.new_lit();
+        let mut clause = vec![!one_holds];
+        for &g in &group {
+            oll.softs[g].weight -= least;
+            clause.push(oll.softs[g].assume);
+        }
+        session.add_clause(&clause);
+        oll.add_soft(one_holds, least, None);
+    }
+    if oll.lower > 0 {
+        session.prove_at_least(oll.lower);
+    }
 }
 
 /// Shrinks a core by solving under it alone while that makes it smaller.

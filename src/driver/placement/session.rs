@@ -112,6 +112,11 @@ impl<'a> Session<'a> {
         Ok(answer)
     }
 
+    /// Pairs of placement literals that no placement sets both.
+    pub fn exclusive_pairs(&self) -> &[(Lit, Lit)] {
+        self.encoding.exclusive_pairs()
+    }
+
     /// Adds a clause for good.
     pub fn add_clause(&mut self, clause: &[Lit]) {
         self.cnf.add_clause(clause.iter().copied().collect());
