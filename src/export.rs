@@ -16,7 +16,7 @@ use knights_sat_encodings::encode::bound::{BoundEncoding, ObjectiveBound};
 use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions};
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
-use knights_sat_encodings::encode::AtMostOne;
+use knights_sat_encodings::encode::{AtMostOne, HorizonEncoding};
 use knights_sat_encodings::linear::{
     exchange_model, flow_model, placement_model, tour_model, LinearModel, Relation, Sense,
 };
@@ -65,25 +65,15 @@ pub fn formula(puzzle: &Puzzle, question: Question, at_most_one: AtMostOne) -> R
     match (puzzle, question) {
         (Puzzle::Exchange(p), Question::Horizon(horizon)) => {
             let options = ExchangeOptions { at_most_one, ..ExchangeOptions::default() };
-            let mut encoding = ExchangeEncoding::new(p, options, &mut cnf);
-            while encoding.horizon() < horizon {
-                encoding.extend(&mut cnf);
-            }
-            let switch = encoding.goal_switch(horizon, &mut cnf);
-            cnf.add_unit(switch);
+            let encoding = ExchangeEncoding::new(p, options, &mut cnf);
             let meaning = format!("a model is a solution of exactly {horizon} moves");
-            Ok(Formula { cnf, n_vars: encoding.n_vars(), meaning })
+            Ok(at_horizon(encoding, cnf, horizon, meaning))
         }
         (Puzzle::Tour(p), Question::Horizon(horizon)) => {
             let options = TourOptions { at_most_one, ..TourOptions::default() };
-            let mut encoding = TourEncoding::new(p, options, &mut cnf);
-            while encoding.horizon() < horizon {
-                encoding.extend(&mut cnf);
-            }
-            let switch = encoding.goal_switch(horizon, &mut cnf);
-            cnf.add_unit(switch);
+            let encoding = TourEncoding::new(p, options, &mut cnf);
             let meaning = format!("a model is a route touching every target within {horizon} time steps");
-            Ok(Formula { cnf, n_vars: encoding.n_vars(), meaning })
+            Ok(at_horizon(encoding, cnf, horizon, meaning))
         }
         (Puzzle::Placement(p), Question::Bound(bound)) => {
             let mut encoding = PlacementEncoding::new(p, at_most_one, &mut cnf);
@@ -113,6 +103,14 @@ pub fn formula(puzzle: &Puzzle, question: Question, at_most_one: AtMostOne) -> R
         (Puzzle::Tour(_), Question::Bound(_)) => Err(wrong("tour", "--horizon")),
         (Puzzle::Placement(_), Question::Horizon(_)) => Err(wrong("placement", "--bound")),
     }
+}
+
+/// The formula of a horizon encoding at `horizon`, its goal switch a unit clause.
+fn at_horizon(mut encoding: impl HorizonEncoding, mut cnf: Cnf, horizon: usize, meaning: String) -> Formula {
+    encoding.extend_to(horizon, &mut cnf);
+    let switch = encoding.goal_switch(horizon, &mut cnf);
+    cnf.add_unit(switch);
+    Formula { cnf, n_vars: encoding.n_vars(), meaning }
 }
 
 /// Writes `formula` as DIMACS CNF, with `source` and its meaning in comment lines.

@@ -12,7 +12,6 @@ pub mod bench;
 pub mod certify;
 pub mod driver;
 pub mod export;
-pub mod mip;
 pub mod render;
 pub mod solver;
 

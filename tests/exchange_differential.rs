@@ -180,7 +180,7 @@ fn settings(i: usize) -> ExchangeSearch {
 fn mip_agrees(puzzle: &ExchangePuzzle, expected: Option<usize>, i: usize) {
     use knights_sat::driver::{solve_mip, MipSearch};
     use knights_sat::encodings::linear::flow_model;
-    use knights_sat::mip::Formulation;
+    use knights_sat::solver::highs::Formulation;
     let wrapped = knights_sat::encodings::puzzle::Puzzle::Exchange(puzzle.clone());
     for formulation in Formulation::ALL {
         let skip = match formulation {

@@ -40,7 +40,7 @@ mod highs {
     use knights_sat::encodings::linear::write_lp;
     use knights_sat::encodings::puzzle::{self, Puzzle};
     use knights_sat::export::{linear_model, Question};
-    use knights_sat::mip::{solve_lp_file, MipStatus};
+    use knights_sat::solver::highs::{solve_lp_file, MipStatus};
     use serde_json::Value;
 
     /// `solve --json` on a shipped puzzle with extra flags: (status, value).

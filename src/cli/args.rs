@@ -111,12 +111,13 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_incremental: bool,
 
-    /// SAT solver: varisat (built in) or cadical (needs the `cadical` feature).
+    /// The solver: varisat (SAT, built in), cadical (SAT, needs the `cadical` feature) or highs
+    /// (MIP, needs the `mip` feature; the same as `--backend mip`). The names `bench` takes.
     #[arg(long, global = true, value_name = "NAME", default_value = "varisat")]
     pub solver: String,
 
     /// sat (the default: the CNF encodings and a SAT solver) or mip (the 0-1 linear models
-    /// solved by HiGHS; needs the `mip` feature).
+    /// solved by HiGHS; needs the `mip` feature; the same as `--solver highs`).
     #[arg(long, global = true, value_name = "BACKEND", default_value = "sat", value_parser = ["sat", "mip"])]
     pub backend: String,
 

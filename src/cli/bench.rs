@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use knights_sat::bench::{configurations, csv, markdown, run as run_one, suite_files, BenchRow};
 use knights_sat::encodings::puzzle;
 use knights_sat::render::bench_chart;
-use knights_sat::solver::SolverKind;
+use knights_sat::solver::{highs, SolverKind};
 
 use super::args::BenchArgs;
 use super::{CliError, Exit};
@@ -19,13 +19,13 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
     }
     let (solvers, mip) = if args.solvers.is_empty() {
         let sat = [SolverKind::Varisat, SolverKind::Cadical].into_iter().filter(|s| s.is_available()).collect();
-        (sat, knights_sat::mip::is_available())
+        (sat, highs::is_available())
     } else {
         let (mut kinds, mut mip) = (Vec::new(), false);
         for name in &args.solvers {
-            if name == "highs" {
-                if !knights_sat::mip::is_available() {
-                    return Err(CliError::Usage(knights_sat::mip::NOT_BUILT.into()));
+            if name == highs::NAME {
+                if !highs::is_available() {
+                    return Err(CliError::Usage(highs::NOT_BUILT.into()));
                 }
                 mip = true;
                 continue;

@@ -12,8 +12,8 @@ use std::time::Instant;
 use knights_sat::driver::{solve_exchange, solve_placement, solve_tour, Event, Knowledge, Outcome, Solution, Status};
 use knights_sat::encodings::puzzle::tour::TourObjective;
 use knights_sat::encodings::puzzle::Puzzle;
-use knights_sat::mip::Formulation;
 use knights_sat::render::{self, Report};
+use knights_sat::solver::highs::Formulation;
 
 use super::progress::Progress;
 use super::settings::SolveSettings;
@@ -56,7 +56,7 @@ fn with_mip(
 /// Without HiGHS the settings refuse `--backend mip`; this only names the missing feature.
 #[cfg(not(feature = "mip"))]
 fn with_mip(_: &Puzzle, _: Formulation, _: usize, _: &mut dyn FnMut(&Event)) -> Result<Outcome, knights_sat::Error> {
-    let message = knights_sat::mip::NOT_BUILT.to_string();
+    let message = knights_sat::solver::highs::NOT_BUILT.to_string();
     Err(knights_sat::Error::Solver(knights_sat::solver::SolverError { solver: "highs", message }))
 }
 

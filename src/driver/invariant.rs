@@ -18,6 +18,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions};
+use knights_sat_encodings::encode::HorizonEncoding as _;
 use knights_sat_encodings::puzzle::ExchangePuzzle;
 use rustsat::instances::Cnf;
 use rustsat::types::Lit;

@@ -6,6 +6,8 @@
 //! timeout or Ctrl-C) folds the events it has seen and reports what is known at that moment.
 
 mod exchange;
+mod fed_solver;
+mod horizon;
 mod invariant;
 #[cfg(feature = "mip")]
 mod mip;

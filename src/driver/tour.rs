@@ -17,13 +17,14 @@ use std::time::Instant;
 use knights_sat_encodings::check::{replay_tour, TourViolation};
 use knights_sat_encodings::encode::bound::{BoundEncoding, ObjectiveBound};
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
+use knights_sat_encodings::encode::HorizonEncoding as _;
 use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
-use rustsat::instances::Cnf;
 use rustsat::types::Lit;
 
-use super::{Event, Knowledge, Outcome, Query, Solution, StepStats};
-use crate::solver::{Answer, SatSolver, SolverError, SolverKind};
+use super::horizon::{first_reachable, nothing_between, HorizonOracle, Reached, SatHorizon};
+use super::{Event, Knowledge, Outcome, Query, Solution};
+use crate::solver::{Answer, SolverKind};
 use crate::Error;
 
 /// How to search for the shortest tour.
@@ -57,6 +58,23 @@ pub fn solve_tour(
     search: &TourSearch,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, Error> {
+    let oracle_for = |p: &TourPuzzle| {
+        let (p, options) = (p.clone(), search.encoding);
+        Ok(SatHorizon::new(search.solver, search.incremental, move |cnf| TourEncoding::new(&p, options, cnf)))
+    };
+    self::search(puzzle, search.max_horizon, oracle_for, fewer_moves, on_event)
+}
+
+/// The search of a tour on any backend, asking the oracles `oracle_for` makes: leg by leg for
+/// a lone knight in a listed order, else horizon by horizon; `fewer` then minimises the moves
+/// at the fewest time steps where the `steps` objective asks for it.
+pub(super) fn search<O: HorizonOracle<Solution = Route>>(
+    puzzle: &TourPuzzle,
+    max_horizon: usize,
+    oracle_for: impl Fn(&TourPuzzle) -> Result<O, Error>,
+    fewer: impl FnOnce(&TourPuzzle, &mut O, usize, Route, &mut dyn FnMut(Event)) -> Result<Route, Error>,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<Outcome, Error> {
     let started = Instant::now();
     let mut knowledge = Knowledge::minimising();
     let mut emit = |event: Event| {
@@ -70,13 +88,33 @@ pub fn solve_tour(
     let lone = puzzle.knights.len() == 1;
     let fixed_start = matches!(puzzle.knights[0], KnightStart::At(_));
     let legs = lone && fixed_start && puzzle.order == VisitOrder::Listed && puzzle.objective != TourObjective::Feasible;
-    let found = if legs { by_legs(puzzle, search, &mut emit)? } else { by_horizon(puzzle, search, &mut emit)? };
+    let found = if legs {
+        by_legs(puzzle, max_horizon, &oracle_for, &mut emit)?
+    } else {
+        let mut oracle = oracle_for(puzzle)?;
+        match first_reachable(&mut oracle, horizons(puzzle, max_horizon), Query::Goal, &mut emit, nothing_between)? {
+            Reached::At(horizon, route) if puzzle.objective == TourObjective::Steps && !lone => {
+                Some(fewer(puzzle, &mut oracle, horizon, route, &mut emit)?)
+            }
+            Reached::At(_, route) => Some(route),
+            Reached::Stopped | Reached::Exhausted => None,
+        }
+    };
     if let Some(route) = found {
         let route = checked(puzzle, route)?;
         emit(Event::Solution { value: route.value(puzzle.objective), solution: Solution::Route(route) });
         return Ok(knowledge.outcome(started.elapsed(), None));
     }
-    Ok(knowledge.outcome(started.elapsed(), Some(search.max_horizon)))
+    Ok(knowledge.outcome(started.elapsed(), Some(max_horizon)))
+}
+
+/// The horizons to ask: from 0 one by one, or for `feasible` geometrically from a distance
+/// bound (no route is shorter).
+fn horizons(puzzle: &TourPuzzle, max_horizon: usize) -> impl Iterator<Item = usize> {
+    let feasible = puzzle.objective == TourObjective::Feasible;
+    let first = if feasible { distance_bound(puzzle) } else { 0 };
+    let next = move |&h: &usize| Some(if feasible { h + (h / 4).max(1) } else { h + 1 });
+    std::iter::successors(Some(first), next).take_while(move |&h| h <= max_horizon)
 }
 
 /// Replays a route with the rules checker; a rejected route is a bug, never an answer.
@@ -85,102 +123,64 @@ fn checked(puzzle: &TourPuzzle, route: Route) -> Result<Route, Error> {
     Ok(route)
 }
 
-/// Horizons from 0 (from a distance bound, growing geometrically, for `feasible`); then fewer
-/// moves at the optimal horizon for `steps`.
-fn by_horizon(puzzle: &TourPuzzle, search: &TourSearch, emit: &mut dyn FnMut(Event)) -> Result<Option<Route>, Error> {
-    let feasible = puzzle.objective == TourObjective::Feasible;
-    let mut horizon = if feasible { distance_bound(puzzle) } else { 0 };
-    let mut formula: Option<Formula> = None;
-    while horizon <= search.max_horizon {
-        emit(Event::Trying { horizon, query: Query::Goal });
-        let clock = Instant::now();
-        let current = match formula.as_mut() {
-            Some(f) if search.incremental => f,
-            _ => formula.insert(Formula::new(puzzle, search)?),
-        };
-        current.extend_to(horizon)?;
-        let switch = current.goal_switch(horizon)?;
-        let answer = current.run(&[switch], horizon, Query::Goal, clock, emit)?;
-        if answer == Answer::Sat {
-            let route = current.route(horizon);
-            if puzzle.objective == TourObjective::Steps && puzzle.knights.len() > 1 {
-                return fewer_moves(puzzle, current, switch, horizon, route, emit).map(Some);
-            }
-            return Ok(Some(route));
-        }
-        current.add(&[!switch])?;
-        horizon = if feasible { horizon + (horizon / 4).max(1) } else { horizon + 1 };
-    }
-    Ok(None)
-}
-
-/// At the proven fewest time steps, tightens the number of moves until UNSAT.
+/// SAT, at the proven fewest time steps `horizon`: tightens the number of moves until UNSAT.
 fn fewer_moves(
     puzzle: &TourPuzzle,
-    formula: &mut Formula,
-    switch: Lit,
+    oracle: &mut SatHorizon<TourEncoding>,
     horizon: usize,
     mut best: Route,
     emit: &mut dyn FnMut(Event),
 ) -> Result<Route, Error> {
     best = checked(puzzle, best)?;
-    let terms: Vec<(Lit, usize)> = formula.encoding.move_literals(horizon).into_iter().map(|l| (l, 1)).collect();
+    let Some((encoding, solver, switch)) = oracle.last() else {
+        return Err(Error::Internal("fewer moves asked before a reachable horizon".into()));
+    };
+    let terms: Vec<(Lit, usize)> = encoding.move_literals(horizon).into_iter().map(|l| (l, 1)).collect();
     let mut bound = ObjectiveBound::new(BoundEncoding::Totalizer, &terms);
     while best.moves() > 0 {
         let ub = best.moves() - 1;
         emit(Event::Trying { horizon: ub, query: Query::Moves });
         let clock = Instant::now();
-        bound.encode_ub(ub, &mut formula.pending, formula.encoding.vars());
-        formula.flush()?;
+        bound.encode_ub(ub, solver.pending(), encoding.vars());
         let mut assumptions = vec![switch];
         assumptions.extend(bound.enforce_ub(ub));
-        if formula.run(&assumptions, ub, Query::Moves, clock, emit)? == Answer::Unsat {
+        if solver.ask(&assumptions, (ub, Query::Moves), encoding.n_vars(), clock, emit)? == Answer::Unsat {
             break;
         }
-        best = checked(puzzle, formula.route(horizon))?;
+        best = checked(puzzle, encoding.decode(horizon, |lit| solver.value(lit)))?;
     }
     Ok(best)
 }
 
-/// A lone knight, targets in a listed order: one shortest leg after another.
-fn by_legs(puzzle: &TourPuzzle, search: &TourSearch, emit: &mut dyn FnMut(Event)) -> Result<Option<Route>, Error> {
+/// A lone knight, targets in a listed order: one shortest leg after another, each asked of
+/// its own oracle.
+fn by_legs<O: HorizonOracle<Solution = Route>>(
+    puzzle: &TourPuzzle,
+    max_horizon: usize,
+    oracle_for: &impl Fn(&TourPuzzle) -> Result<O, Error>,
+    emit: &mut dyn FnMut(Event),
+) -> Result<Option<Route>, Error> {
     let KnightStart::At(start) = puzzle.knights[0] else {
         return Err(Error::Internal("legs need a knight with a fixed start".into()));
     };
     let mut route = Route { starts: vec![start], steps: Vec::new() };
     let mut from = start;
-    let mut proven = 0;
     for (i, &target) in puzzle.targets.iter().enumerate() {
         let leg = leg_puzzle(puzzle, i, from, target)?;
-        let mut formula = Formula::new(&leg, search)?;
-        let mut horizon = 0;
-        let steps = loop {
-            if horizon > search.max_horizon {
-                return Ok(None);
-            }
-            emit(Event::Trying { horizon, query: Query::Leg });
-            let clock = Instant::now();
-            if !search.incremental {
-                formula = Formula::new(&leg, search)?;
-            }
-            formula.extend_to(horizon)?;
-            let switch = formula.goal_switch(horizon)?;
-            if formula.run(&[switch], horizon, Query::Leg, clock, emit)? == Answer::Sat {
-                break formula.route(horizon).steps;
-            }
-            formula.add(&[!switch])?;
-            horizon += 1;
+        let mut oracle = oracle_for(&leg)?;
+        let Reached::At(_, found) = first_reachable(&mut oracle, 0..=max_horizon, Query::Leg, emit, nothing_between)?
+        else {
+            return Ok(None);
         };
-        proven += steps.len();
-        route.steps.extend(steps);
+        route.steps.extend(found.steps);
         from = target;
-        emit(Event::Bound(proven));
+        emit(Event::Bound(route.value(puzzle.objective)));
     }
     Ok(Some(route))
 }
 
 /// Leg `i` of a lone knight's tour in a listed order: from `from` to the target `target`.
-pub(super) fn leg_puzzle(puzzle: &TourPuzzle, i: usize, from: Square, target: Square) -> Result<TourPuzzle, Error> {
+fn leg_puzzle(puzzle: &TourPuzzle, i: usize, from: Square, target: Square) -> Result<TourPuzzle, Error> {
     TourPuzzle::new(
         None,
         puzzle.board.clone(),
@@ -194,80 +194,8 @@ pub(super) fn leg_puzzle(puzzle: &TourPuzzle, i: usize, from: Square, target: Sq
 }
 
 /// The most moves any target is away from the nearest knight start: no route is shorter.
-pub(super) fn distance_bound(puzzle: &TourPuzzle) -> usize {
+fn distance_bound(puzzle: &TourPuzzle) -> usize {
     let starts: Vec<_> = puzzle.knights.iter().flat_map(|k| k.candidates().iter().copied()).collect();
     let distance = puzzle.distances_from(&starts);
     puzzle.targets.iter().filter_map(|t| distance[t.index()]).max().unwrap_or(0)
-}
-
-/// An encoding and the solver it feeds.
-struct Formula {
-    encoding: TourEncoding,
-    solver: Box<dyn SatSolver>,
-    pending: Cnf,
-    clauses: usize,
-}
-
-impl Formula {
-    fn new(puzzle: &TourPuzzle, search: &TourSearch) -> Result<Self, SolverError> {
-        let mut pending = Cnf::new();
-        let encoding = TourEncoding::new(puzzle, search.encoding, &mut pending);
-        let mut formula = Formula { encoding, solver: search.solver.create()?, pending, clauses: 0 };
-        formula.flush()?;
-        Ok(formula)
-    }
-
-    fn extend_to(&mut self, horizon: usize) -> Result<(), SolverError> {
-        while self.encoding.horizon() < horizon {
-            self.encoding.extend(&mut self.pending);
-        }
-        self.flush()
-    }
-
-    fn goal_switch(&mut self, horizon: usize) -> Result<Lit, SolverError> {
-        let switch = self.encoding.goal_switch(horizon, &mut self.pending);
-        self.flush()?;
-        Ok(switch)
-    }
-
-    fn add(&mut self, clause: &[Lit]) -> Result<(), SolverError> {
-        self.clauses += 1;
-        self.solver.add_clause(clause)
-    }
-
-    fn flush(&mut self) -> Result<(), SolverError> {
-        for clause in std::mem::take(&mut self.pending).iter() {
-            self.solver.add_clause(&clause[..])?;
-            self.clauses += 1;
-        }
-        Ok(())
-    }
-
-    fn route(&self, horizon: usize) -> Route {
-        self.encoding.decode(horizon, |lit| self.solver.value(lit))
-    }
-
-    /// Solves under `assumptions` and reports the call.
-    fn run(
-        &mut self,
-        assumptions: &[Lit],
-        horizon: usize,
-        query: Query,
-        clock: Instant,
-        emit: &mut dyn FnMut(Event),
-    ) -> Result<Answer, SolverError> {
-        let before = self.solver.conflicts();
-        let answer = self.solver.solve(assumptions)?;
-        let conflicts = before.zip(self.solver.conflicts()).map(|(b, a)| a.saturating_sub(b));
-        emit(Event::Step(StepStats {
-            horizon,
-            query,
-            variables: self.encoding.n_vars(),
-            clauses: self.clauses,
-            conflicts,
-            seconds: clock.elapsed().as_secs_f64(),
-            result: answer,
-        }));
-        Ok(answer)
-    }
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::driver::{SearchStats, Solution, Status, StepStats};
-use crate::mip::Formulation;
+use crate::solver::highs::Formulation;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {

@@ -11,7 +11,7 @@ mod tour;
 use knights_sat_encodings::puzzle::Puzzle;
 
 use crate::driver::{Outcome, PlacementSearch};
-use crate::mip::Formulation;
+use crate::solver::highs::Formulation;
 use crate::solver::SolverKind;
 
 pub use diagram::{board_diagram, piece_glyph, side_by_side};

@@ -2,10 +2,12 @@
 //!
 //! Literals are RustSAT's [`Lit`], the currency of the encodings. Each backend is one file:
 //! [`varisat`](self::varisat) is pure Rust and always built; CaDiCaL needs the `cadical` cargo
-//! feature.
+//! feature. The linear-programming solvers sit beside them: [`highs`] (the MIP backend, cargo
+//! feature `mip`) and [`simplex`] (the dual simplex of the placement search, pure Rust).
 
 #[cfg(feature = "cadical")]
 mod cadical;
+pub mod highs;
 pub mod simplex;
 mod varisat;
 

@@ -7,13 +7,43 @@
 //! recurrence diameter.
 
 use rustsat::encodings::CollectClauses;
+use rustsat::types::Lit;
 
-use super::{add, ExchangeEncoding};
+use super::{add, ExchangeEncoding, HorizonEncoding};
+use crate::puzzle::Move;
+
+/// An exchange encoding whose positions all differ: each time step it adds also says that the
+/// new position is none of the earlier ones.
+#[derive(Debug)]
+pub struct DistinctPositions(pub ExchangeEncoding);
+
+impl HorizonEncoding for DistinctPositions {
+    type Solution = Vec<Move>;
+
+    fn horizon(&self) -> usize {
+        self.0.horizon()
+    }
+
+    fn n_vars(&self) -> u32 {
+        self.0.n_vars()
+    }
+
+    fn extend<C: CollectClauses>(&mut self, clauses: &mut C) {
+        self.0.extend(clauses);
+        differ_from_earlier(&mut self.0, clauses);
+    }
+
+    fn goal_switch<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) -> Lit {
+        self.0.goal_switch(horizon, clauses)
+    }
+
+    fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Vec<Move> {
+        self.0.decode(horizon, value)
+    }
+}
 
 /// Adds "the position after the last encoded move differs from every earlier position".
-///
-/// Call it after each [`ExchangeEncoding::extend`] on an encoding used for completeness checks.
-pub fn differ_from_earlier<C: CollectClauses>(encoding: &mut ExchangeEncoding, clauses: &mut C) {
+fn differ_from_earlier<C: CollectClauses>(encoding: &mut ExchangeEncoding, clauses: &mut C) {
     let last = encoding.horizon();
     for earlier in 0..last {
         // Positions hold the same number of pieces of each group, so they differ exactly when

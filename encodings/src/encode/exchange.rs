@@ -37,6 +37,7 @@ use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::CardConstraint;
 use rustsat::types::Lit;
 
+use super::horizon::HorizonEncoding;
 use super::AtMostOne;
 use crate::geometry::{move_steps, Piece, Square};
 use crate::puzzle::{ExchangePuzzle, Move, Position};
@@ -218,16 +219,6 @@ impl ExchangeEncoding {
         &self.puzzle
     }
 
-    /// The number of moves encoded so far.
-    pub fn horizon(&self) -> usize {
-        self.occupancy.len() - 1
-    }
-
-    /// The number of variables used so far.
-    pub fn n_vars(&self) -> u32 {
-        self.vars.n_used()
-    }
-
     /// The number of groups (interchangeable sets of pieces).
     pub fn n_groups(&self) -> usize {
         self.groups.len()
@@ -249,8 +240,110 @@ impl ExchangeEncoding {
         self.vars.new_lit()
     }
 
+    /// Forbids `earlier` followed by `later` when the two moves touch disjoint cells and the
+    /// later one starts on a lower cell: then the swapped order is the canonical one.
+    ///
+    /// Compactly, with auxiliaries over `later` (exactly one of its moves is true):
+    /// `below[a]` — its move starts on a cell below `a`; `touch[c]` — its move touches `c`.
+    /// Each earlier move `m` from `a` adds `m ∧ below[a] → ∨ touch[c]` over the cells `m` touches.
+    fn order_independent<C: CollectClauses>(&mut self, earlier: &[MoveVar], later: &[MoveVar], clauses: &mut C) {
+        let n_cells = self.squares.len();
+        let mut starting = vec![Vec::new(); n_cells];
+        let mut touching = vec![Vec::new(); n_cells];
+        for m in later {
+            starting[m.from].push(m.lit);
+            for c in m.touched() {
+                touching[c].push(m.lit);
+            }
+        }
+        let touch: Vec<Option<Lit>> = touching.iter().map(|lits| self.define_or(lits, clauses)).collect();
+        let mut below: Vec<Option<Lit>> = Vec::with_capacity(n_cells + 1);
+        below.push(None);
+        for lits in &starting {
+            let mut parts = lits.clone();
+            parts.extend(below.last().copied().flatten());
+            let next = self.define_or(&parts, clauses);
+            below.push(next);
+        }
+        for m in earlier {
+            let Some(lower) = below[m.from] else { continue };
+            let mut clause = vec![!m.lit, !lower];
+            clause.extend(m.touched().filter_map(|c| touch[c]));
+            add(clauses, clause);
+        }
+    }
+
+    /// A literal equivalent to the disjunction of `lits` (`None` if empty, i.e. false).
+    fn define_or<C: CollectClauses>(&mut self, lits: &[Lit], clauses: &mut C) -> Option<Lit> {
+        match lits {
+            [] => None,
+            [single] => Some(*single),
+            _ => {
+                let or = self.vars.new_lit();
+                for &lit in lits {
+                    add(clauses, [!lit, or]);
+                }
+                add(clauses, std::iter::once(!or).chain(lits.iter().copied()));
+                Some(or)
+            }
+        }
+    }
+
+    /// Literals that force "the pieces' distances to their nearest goal squares at time `t`
+    /// add up to at most `bound`". Each move changes that sum by at most one and it is zero in
+    /// the goal, so it never exceeds the number of moves left.
+    fn distance_sum_at_most<C: CollectClauses>(&mut self, t: usize, bound: usize, clauses: &mut C) -> Vec<Lit> {
+        while self.distance_sums.len() <= t {
+            let layer = self.distance_sums.len();
+            let n_cells = self.squares.len();
+            let terms: Vec<(Lit, usize)> = (0..self.groups.len())
+                .flat_map(|g| (0..n_cells).map(move |c| (g, c)))
+                .filter_map(|(g, c)| {
+                    let lit = self.occupancy(layer, g, c)?;
+                    // Cells without a way to the goal are excluded by unit clauses already.
+                    let d = self.to_goal[g][c]?;
+                    (d > 0).then_some((lit, d))
+                })
+                .collect();
+            self.distance_sums.push((!terms.is_empty()).then(|| terms.into_iter().collect()));
+        }
+        let Some(sum) = self.distance_sums[t].as_mut() else { return Vec::new() };
+        if bound >= sum.weight_sum() {
+            return Vec::new();
+        }
+        sum.encode_ub_change(bound..=bound, clauses, &mut self.vars).expect("clause collector out of memory");
+        sum.enforce_ub(bound).unwrap_or_default()
+    }
+
+    /// Creates the occupancy variables of time `t` for the cells each group can reach by then
+    /// (or ever, in the transition relation).
+    fn new_layer(&mut self, t: usize) -> Vec<Option<Lit>> {
+        let mut layer = Vec::with_capacity(self.groups.len() * self.squares.len());
+        for g in 0..self.groups.len() {
+            for c in 0..self.squares.len() {
+                let reachable = self.distance[g][c].is_some_and(|d| self.free || d <= t);
+                layer.push(reachable.then(|| self.vars.new_lit()));
+            }
+        }
+        layer
+    }
+}
+
+impl HorizonEncoding for ExchangeEncoding {
+    type Solution = Vec<Move>;
+
+    /// The number of moves encoded so far.
+    fn horizon(&self) -> usize {
+        self.occupancy.len() - 1
+    }
+
+    /// The number of variables used so far.
+    fn n_vars(&self) -> u32 {
+        self.vars.n_used()
+    }
+
     /// Appends one more move to the encoding (horizon `h` becomes `h + 1`).
-    pub fn extend<C: CollectClauses>(&mut self, clauses: &mut C) {
+    fn extend<C: CollectClauses>(&mut self, clauses: &mut C) {
         let t = self.occupancy.len();
         let next = self.new_layer(t);
         let n_cells = self.squares.len();
@@ -335,62 +428,13 @@ impl ExchangeEncoding {
         self.moves.push(moves);
     }
 
-    /// Forbids `earlier` followed by `later` when the two moves touch disjoint cells and the
-    /// later one starts on a lower cell: then the swapped order is the canonical one.
-    ///
-    /// Compactly, with auxiliaries over `later` (exactly one of its moves is true):
-    /// `below[a]` — its move starts on a cell below `a`; `touch[c]` — its move touches `c`.
-    /// Each earlier move `m` from `a` adds `m ∧ below[a] → ∨ touch[c]` over the cells `m` touches.
-    fn order_independent<C: CollectClauses>(&mut self, earlier: &[MoveVar], later: &[MoveVar], clauses: &mut C) {
-        let n_cells = self.squares.len();
-        let mut starting = vec![Vec::new(); n_cells];
-        let mut touching = vec![Vec::new(); n_cells];
-        for m in later {
-            starting[m.from].push(m.lit);
-            for c in m.touched() {
-                touching[c].push(m.lit);
-            }
-        }
-        let touch: Vec<Option<Lit>> = touching.iter().map(|lits| self.define_or(lits, clauses)).collect();
-        let mut below: Vec<Option<Lit>> = Vec::with_capacity(n_cells + 1);
-        below.push(None);
-        for lits in &starting {
-            let mut parts = lits.clone();
-            parts.extend(below.last().copied().flatten());
-            let next = self.define_or(&parts, clauses);
-            below.push(next);
-        }
-        for m in earlier {
-            let Some(lower) = below[m.from] else { continue };
-            let mut clause = vec![!m.lit, !lower];
-            clause.extend(m.touched().filter_map(|c| touch[c]));
-            add(clauses, clause);
-        }
-    }
-
-    /// A literal equivalent to the disjunction of `lits` (`None` if empty, i.e. false).
-    fn define_or<C: CollectClauses>(&mut self, lits: &[Lit], clauses: &mut C) -> Option<Lit> {
-        match lits {
-            [] => None,
-            [single] => Some(*single),
-            _ => {
-                let or = self.vars.new_lit();
-                for &lit in lits {
-                    add(clauses, [!lit, or]);
-                }
-                add(clauses, std::iter::once(!or).chain(lits.iter().copied()));
-                Some(or)
-            }
-        }
-    }
-
     /// A fresh literal that, when true, forces the goal position after exactly `time` moves.
     ///
     /// The driver assumes it to ask "is the goal reachable in `time` moves?" and later adds its
     /// negation once the answer is no. The switch also rules out, at every earlier time `t`,
     /// the cells from which a group's piece could not reach any of its goal squares in the
     /// `time - t` moves left, even on an empty board.
-    pub fn goal_switch<C: CollectClauses>(&mut self, time: usize, clauses: &mut C) -> Lit {
+    fn goal_switch<C: CollectClauses>(&mut self, time: usize, clauses: &mut C) -> Lit {
         let switch = self.vars.new_lit();
         for t in 0..time {
             for g in 0..self.groups.len() {
@@ -417,52 +461,13 @@ impl ExchangeEncoding {
         switch
     }
 
-    /// Literals that force "the pieces' distances to their nearest goal squares at time `t`
-    /// add up to at most `bound`". Each move changes that sum by at most one and it is zero in
-    /// the goal, so it never exceeds the number of moves left.
-    fn distance_sum_at_most<C: CollectClauses>(&mut self, t: usize, bound: usize, clauses: &mut C) -> Vec<Lit> {
-        while self.distance_sums.len() <= t {
-            let layer = self.distance_sums.len();
-            let n_cells = self.squares.len();
-            let terms: Vec<(Lit, usize)> = (0..self.groups.len())
-                .flat_map(|g| (0..n_cells).map(move |c| (g, c)))
-                .filter_map(|(g, c)| {
-                    let lit = self.occupancy(layer, g, c)?;
-                    // Cells without a way to the goal are excluded by unit clauses already.
-                    let d = self.to_goal[g][c]?;
-                    (d > 0).then_some((lit, d))
-                })
-                .collect();
-            self.distance_sums.push((!terms.is_empty()).then(|| terms.into_iter().collect()));
-        }
-        let Some(sum) = self.distance_sums[t].as_mut() else { return Vec::new() };
-        if bound >= sum.weight_sum() {
-            return Vec::new();
-        }
-        sum.encode_ub_change(bound..=bound, clauses, &mut self.vars).expect("clause collector out of memory");
-        sum.enforce_ub(bound).unwrap_or_default()
-    }
-
     /// Reads the moves `1..=horizon` out of a satisfying assignment.
-    pub fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Vec<Move> {
+    fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Vec<Move> {
         self.moves[..horizon]
             .iter()
             .filter_map(|step| step.iter().find(|m| value(m.lit)))
             .map(|m| Move { piece: self.groups[m.group], from: self.squares[m.from], to: self.squares[m.to] })
             .collect()
-    }
-
-    /// Creates the occupancy variables of time `t` for the cells each group can reach by then
-    /// (or ever, in the transition relation).
-    fn new_layer(&mut self, t: usize) -> Vec<Option<Lit>> {
-        let mut layer = Vec::with_capacity(self.groups.len() * self.squares.len());
-        for g in 0..self.groups.len() {
-            for c in 0..self.squares.len() {
-                let reachable = self.distance[g][c].is_some_and(|d| self.free || d <= t);
-                layer.push(reachable.then(|| self.vars.new_lit()));
-            }
-        }
-        layer
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod bound;
 pub mod distinct;
 pub mod exchange;
+pub mod horizon;
 mod line_of_sight;
 pub mod placement;
 pub mod symmetry;
@@ -19,6 +20,7 @@ use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
 
 pub use exchange::ExchangeEncoding;
+pub use horizon::HorizonEncoding;
 
 /// Which of RustSAT's at-most-one encodings to use for "at most one" constraints.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -34,6 +34,7 @@ use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::Lit;
 
 use super::bound::{BoundEncoding, ObjectiveBound};
+use super::horizon::HorizonEncoding;
 use super::{add, AtMostOne};
 use crate::geometry::Square;
 use crate::puzzle::tour::{Jump, Route, TourPuzzle, VisitOrder};
@@ -157,111 +158,15 @@ impl TourEncoding {
         encoding
     }
 
-    /// The number of time steps encoded.
-    pub fn horizon(&self) -> usize {
-        self.at.len() - 1
-    }
-
-    /// The number of variables used so far.
-    pub fn n_vars(&self) -> u32 {
-        self.vars.n_used()
-    }
-
     /// The variable manager, for encodings built on top (such as a bound on the moves).
     pub fn vars(&mut self) -> &mut BasicVarManager {
         &mut self.vars
-    }
-
-    /// Appends time step `horizon + 1`.
-    pub fn extend<C: CollectClauses>(&mut self, clauses: &mut C) {
-        self.add_layer(clauses);
     }
 
     /// The literals "knight `k` jumped in step `t`" for every step up to `horizon`; their count
     /// is the number of moves. Empty for a lone knight, which jumps at every step.
     pub fn move_literals(&self, horizon: usize) -> Vec<Lit> {
         self.moved.iter().take(horizon + 1).flatten().copied().collect()
-    }
-
-    /// A fresh literal that, assumed true, demands every target touched by time `horizon`
-    /// (in the listed order if the puzzle has one) and adds the redundant constraints that
-    /// depend on the steps left.
-    pub fn goal_switch<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) -> Lit {
-        let switch = self.vars.new_lit();
-        let last = self.touched[horizon].len() - 1;
-        match self.puzzle.order {
-            VisitOrder::Any => {
-                for &lit in &self.touched[horizon] {
-                    add(clauses, [!switch, lit]);
-                }
-            }
-            VisitOrder::Listed => add(clauses, [!switch, self.touched[horizon][last]]),
-        }
-        let per_step = if self.puzzle.objective.parallel() { self.puzzle.knights.len() } else { 1 };
-        for t in 0..horizon {
-            let left = horizon - t;
-            if self.options.distance_to_go {
-                for j in 0..self.target_cells.len() {
-                    let mut clause = vec![!switch, self.touched[t][j]];
-                    for layer in &self.at[t] {
-                        for (c, lit) in layer.iter().enumerate() {
-                            if lit.is_some() && self.to_target[j][c].is_some_and(|d| d <= left) {
-                                clause.extend(*lit);
-                            }
-                        }
-                    }
-                    add(clauses, clause);
-                }
-            }
-            if self.options.count_to_go && self.puzzle.order == VisitOrder::Any {
-                for class in 0..self.count_classes.len() {
-                    let targets = &self.count_classes[class];
-                    // Jumps left that can land on this class: all of them, or for a lone
-                    // knight every other one (a knight changes colour at every jump).
-                    let room = match self.start_colour {
-                        Some(colour) if self.count_classes.len() == 2 => {
-                            (t + 1..=horizon).filter(|s| (colour + s) % 2 == class).count()
-                        }
-                        _ => left * per_step,
-                    };
-                    if room >= targets.len() {
-                        continue;
-                    }
-                    let untouched: Vec<(Lit, usize)> = targets.iter().map(|&j| (!self.touched[t][j], 1)).collect();
-                    let bound = self.count_bounds[t][class]
-                        .get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &untouched));
-                    bound.encode_ub(room, clauses, &mut self.vars);
-                    for lit in bound.enforce_ub(room) {
-                        add(clauses, [!switch, lit]);
-                    }
-                }
-            }
-        }
-        switch
-    }
-
-    /// The route of a model up to `horizon`; `value` tells a literal's value in the model.
-    pub fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Route {
-        let square_at = |t: usize, k: usize| {
-            let cell = self.at[t][k].iter().position(|lit| lit.is_some_and(&value));
-            self.cells[cell.expect("every knight stands on a cell")]
-        };
-        let knights = self.puzzle.knights.len();
-        let starts: Vec<Square> = (0..knights).map(|k| square_at(0, k)).collect();
-        let mut now = starts.clone();
-        let mut steps = Vec::new();
-        for t in 1..=horizon {
-            let mut jumps = Vec::new();
-            for (k, from) in now.iter_mut().enumerate() {
-                let to = square_at(t, k);
-                if to != *from {
-                    jumps.push(Jump { knight: k, from: *from, to });
-                    *from = to;
-                }
-            }
-            steps.push(jumps);
-        }
-        Route { starts, steps }
     }
 
     /// Creates the variables and clauses of time `t = horizon + 1` (or 0 for the first layer).
@@ -396,6 +301,106 @@ impl TourEncoding {
             lits.push(lit);
         }
         lits
+    }
+}
+
+impl HorizonEncoding for TourEncoding {
+    type Solution = Route;
+
+    /// The number of time steps encoded.
+    fn horizon(&self) -> usize {
+        self.at.len() - 1
+    }
+
+    /// The number of variables used so far.
+    fn n_vars(&self) -> u32 {
+        self.vars.n_used()
+    }
+
+    /// Appends time step `horizon + 1`.
+    fn extend<C: CollectClauses>(&mut self, clauses: &mut C) {
+        self.add_layer(clauses);
+    }
+
+    /// A fresh literal that, assumed true, demands every target touched by time `horizon`
+    /// (in the listed order if the puzzle has one) and adds the redundant constraints that
+    /// depend on the steps left.
+    fn goal_switch<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) -> Lit {
+        let switch = self.vars.new_lit();
+        let last = self.touched[horizon].len() - 1;
+        match self.puzzle.order {
+            VisitOrder::Any => {
+                for &lit in &self.touched[horizon] {
+                    add(clauses, [!switch, lit]);
+                }
+            }
+            VisitOrder::Listed => add(clauses, [!switch, self.touched[horizon][last]]),
+        }
+        let per_step = if self.puzzle.objective.parallel() { self.puzzle.knights.len() } else { 1 };
+        for t in 0..horizon {
+            let left = horizon - t;
+            if self.options.distance_to_go {
+                for j in 0..self.target_cells.len() {
+                    let mut clause = vec![!switch, self.touched[t][j]];
+                    for layer in &self.at[t] {
+                        for (c, lit) in layer.iter().enumerate() {
+                            if lit.is_some() && self.to_target[j][c].is_some_and(|d| d <= left) {
+                                clause.extend(*lit);
+                            }
+                        }
+                    }
+                    add(clauses, clause);
+                }
+            }
+            if self.options.count_to_go && self.puzzle.order == VisitOrder::Any {
+                for class in 0..self.count_classes.len() {
+                    let targets = &self.count_classes[class];
+                    // Jumps left that can land on this class: all of them, or for a lone
+                    // knight every other one (a knight changes colour at every jump).
+                    let room = match self.start_colour {
+                        Some(colour) if self.count_classes.len() == 2 => {
+                            (t + 1..=horizon).filter(|s| (colour + s) % 2 == class).count()
+                        }
+                        _ => left * per_step,
+                    };
+                    if room >= targets.len() {
+                        continue;
+                    }
+                    let untouched: Vec<(Lit, usize)> = targets.iter().map(|&j| (!self.touched[t][j], 1)).collect();
+                    let bound = self.count_bounds[t][class]
+                        .get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &untouched));
+                    bound.encode_ub(room, clauses, &mut self.vars);
+                    for lit in bound.enforce_ub(room) {
+                        add(clauses, [!switch, lit]);
+                    }
+                }
+            }
+        }
+        switch
+    }
+
+    /// The route of a model up to `horizon`; `value` tells a literal's value in the model.
+    fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Route {
+        let square_at = |t: usize, k: usize| {
+            let cell = self.at[t][k].iter().position(|lit| lit.is_some_and(&value));
+            self.cells[cell.expect("every knight stands on a cell")]
+        };
+        let knights = self.puzzle.knights.len();
+        let starts: Vec<Square> = (0..knights).map(|k| square_at(0, k)).collect();
+        let mut now = starts.clone();
+        let mut steps = Vec::new();
+        for t in 1..=horizon {
+            let mut jumps = Vec::new();
+            for (k, from) in now.iter_mut().enumerate() {
+                let to = square_at(t, k);
+                if to != *from {
+                    jumps.push(Jump { knight: k, from: *from, to });
+                    *from = to;
+                }
+            }
+            steps.push(jumps);
+        }
+        Route { starts, steps }
     }
 }
 

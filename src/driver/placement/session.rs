@@ -12,17 +12,16 @@ use rustsat::instances::{BasicVarManager, Cnf};
 use rustsat::types::Lit;
 
 use super::PlacementSearch;
-use crate::driver::{Event, Query, Solution, StepStats};
-use crate::solver::{Answer, SatSolver};
+use crate::driver::fed_solver::FedSolver;
+use crate::driver::{Event, Query, Solution};
+use crate::solver::Answer;
 use crate::Error;
 
 /// One search in progress.
 pub(super) struct Session<'a> {
     puzzle: &'a PlacementPuzzle,
     encoding: PlacementEncoding,
-    cnf: Cnf,
-    solver: Box<dyn SatSolver>,
-    clauses: usize,
+    solver: FedSolver,
     minimise: bool,
     /// The cost to minimise: each literal, when true, costs its weight.
     pub costs: Vec<(Lit, usize)>,
@@ -36,28 +35,28 @@ impl<'a> Session<'a> {
         search: &PlacementSearch,
         emit: &'a mut dyn FnMut(Event),
     ) -> Result<Session<'a>, Error> {
-        let mut cnf = Cnf::new();
+        let mut solver = FedSolver::new(search.solver)?;
+        let cnf = solver.pending();
         let mut encoding = if search.dominance {
-            PlacementEncoding::without_dominated(puzzle, search.at_most_one, &mut cnf)
+            PlacementEncoding::without_dominated(puzzle, search.at_most_one, cnf)
         } else {
-            PlacementEncoding::new(puzzle, search.at_most_one, &mut cnf)
+            PlacementEncoding::new(puzzle, search.at_most_one, cnf)
         };
         if search.symmetry {
             let symmetries = puzzle_symmetries(puzzle);
             let x = encoding.placement_vars().to_vec();
-            break_symmetries(&x, &symmetries, &mut cnf, encoding.vars());
+            break_symmetries(&x, &symmetries, cnf, encoding.vars());
         }
         let minimise = puzzle.goal.minimises();
         let costs: Vec<(Lit, usize)> =
             encoding.objective().iter().map(|&(lit, w)| if minimise { (lit, w) } else { (!lit, w) }).collect();
         let total = costs.iter().map(|t| t.1).sum();
-        let solver = search.solver.create()?;
-        Ok(Session { puzzle, encoding, cnf, solver, clauses: 0, minimise, costs, total, emit })
+        Ok(Session { puzzle, encoding, solver, minimise, costs, total, emit })
     }
 
     /// The clauses waiting for the solver and the variable manager, for encodings layered on top.
     pub fn parts(&mut self) -> (&mut Cnf, &mut BasicVarManager) {
-        (&mut self.cnf, self.encoding.vars())
+        (self.solver.pending(), self.encoding.vars())
     }
 
     /// The objective value of a placement of this cost.
@@ -94,22 +93,8 @@ impl<'a> Session<'a> {
         let horizon = asked.map_or(0, |cost| self.value_of(cost.min(self.total)));
         (self.emit)(Event::Trying { horizon, query: Query::Bound });
         let clock = Instant::now();
-        for clause in std::mem::take(&mut self.cnf).iter() {
-            self.solver.add_clause(&clause[..])?;
-            self.clauses += 1;
-        }
-        let before = self.solver.conflicts();
-        let answer = self.solver.solve(assumptions)?;
-        (self.emit)(Event::Step(StepStats {
-            horizon,
-            query: Query::Bound,
-            variables: self.encoding.n_vars(),
-            clauses: self.clauses,
-            conflicts: self.solver.conflicts().zip(before).map(|(a, b)| a.saturating_sub(b)),
-            seconds: clock.elapsed().as_secs_f64(),
-            result: answer,
-        }));
-        Ok(answer)
+        let variables = self.encoding.n_vars();
+        Ok(self.solver.ask(assumptions, (horizon, Query::Bound), variables, clock, &mut *self.emit)?)
     }
 
     /// Pairs of placement literals that no placement sets both.
@@ -119,7 +104,7 @@ impl<'a> Session<'a> {
 
     /// Adds a clause for good.
     pub fn add_clause(&mut self, clause: &[Lit]) {
-        self.cnf.add_clause(clause.iter().copied().collect());
+        self.solver.pending().add_clause(clause.iter().copied().collect());
     }
 
     /// After an UNSAT answer: assumptions that already contradict the formula.

@@ -56,6 +56,9 @@ pub fn is_available() -> bool {
     cfg!(feature = "mip")
 }
 
+/// The MIP solver's name on the command line, beside the SAT solvers'.
+pub const NAME: &str = "highs";
+
 /// What to say when the MIP backend is asked for but not built.
 pub const NOT_BUILT: &str =
     "this build has no MIP backend: rebuild with `--features mip` (HiGHS; needs cmake and libclang-dev)";
@@ -100,7 +103,7 @@ mod highs_backend {
     }
 
     fn failed(message: impl Into<String>) -> SolverError {
-        SolverError { solver: "highs", message: message.into() }
+        SolverError { solver: super::NAME, message: message.into() }
     }
 
     /// Solves `model` with every variable 0-1 and integer, within `time_limit` if given.

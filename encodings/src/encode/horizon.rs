@@ -1,0 +1,37 @@
+//! What a horizon search needs of a time-indexed encoding: one more time step at a time, a
+//! literal that asks for the goal at a horizon, and the solution read out of a model.
+//!
+//! Exchanges and tours implement it; the driver's horizon search runs over any of them on one
+//! incremental solver, and `export` writes the formula of any horizon the same way.
+
+use rustsat::encodings::CollectClauses;
+use rustsat::types::Lit;
+
+/// An encoding that grows one time step at a time, for a solver that keeps every clause.
+pub trait HorizonEncoding {
+    /// What a model reaching the goal decodes to (an exchange's moves, a tour's route).
+    type Solution;
+
+    /// The number of time steps encoded so far.
+    fn horizon(&self) -> usize;
+
+    /// The number of variables used so far.
+    fn n_vars(&self) -> u32;
+
+    /// Appends one more time step (horizon `h` becomes `h + 1`).
+    fn extend<C: CollectClauses>(&mut self, clauses: &mut C);
+
+    /// A fresh literal that, when true, demands the goal at `horizon` (at most the horizon
+    /// encoded so far). The search assumes it, and adds its negation once the answer is no.
+    fn goal_switch<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) -> Lit;
+
+    /// Reads the solution out of a model in which the goal switch of `horizon` holds.
+    fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Self::Solution;
+
+    /// Appends time steps until `horizon` are encoded.
+    fn extend_to<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) {
+        while self.horizon() < horizon {
+            self.extend(clauses);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The horizon search that exchanges and tours share, whatever the backend.
+//!
+//! Horizons are asked in increasing order; the first one at which the goal is reachable is the
+//! optimum, and the "unreachable" answer one below it the proof. A backend answers one horizon
+//! at a time behind [`HorizonOracle`]: a SAT solver that keeps its clauses from one horizon to
+//! the next ([`SatHorizon`]), or HiGHS on the time-indexed linear model of each horizon (with
+//! the `mip` feature). What is particular to a family comes on top: the exchange's invariant
+//! and completeness proofs between two horizons, the tour's legs and its fewer-moves stage.
+
+#[cfg(feature = "mip")]
+mod mip;
+mod sat;
+
+use std::ops::ControlFlow;
+
+#[cfg(feature = "mip")]
+pub(super) use mip::{ask_highs, highs_error, MipHorizon};
+pub(super) use sat::SatHorizon;
+
+use super::{Event, Query};
+use crate::Error;
+
+/// A backend's answer to "can the goal be reached at exactly this horizon?": the seam between
+/// the horizon search and the solvers.
+pub(super) trait HorizonOracle {
+    /// What a reachable horizon yields (an exchange's moves, a tour's route).
+    type Solution;
+
+    /// Asks for the goal at `horizon`, one call reported to `emit` as `query`: the solution,
+    /// or `None` when no solution has exactly that horizon.
+    fn reach(
+        &mut self,
+        horizon: usize,
+        query: Query,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<Option<Self::Solution>, Error>;
+}
+
+/// How a horizon search ended.
+pub(super) enum Reached<S> {
+    /// The goal is reachable at this horizon, and at none before it that was asked.
+    At(usize, S),
+    /// A proof between two horizons ended the search (the goal is unreachable).
+    Stopped,
+    /// Every horizon asked was unreachable.
+    Exhausted,
+}
+
+/// Asks `oracle` at each of `horizons` in turn until the goal is reachable. After each
+/// unreachable horizon, `between` may end the search with a proof of its own.
+pub(super) fn first_reachable<O: HorizonOracle>(
+    oracle: &mut O,
+    horizons: impl IntoIterator<Item = usize>,
+    query: Query,
+    emit: &mut dyn FnMut(Event),
+    mut between: impl FnMut(usize, &mut dyn FnMut(Event)) -> Result<ControlFlow<()>, Error>,
+) -> Result<Reached<O::Solution>, Error> {
+    for horizon in horizons {
+        if let Some(solution) = oracle.reach(horizon, query, emit)? {
+            return Ok(Reached::At(horizon, solution));
+        }
+        if between(horizon, emit)?.is_break() {
+            return Ok(Reached::Stopped);
+        }
+    }
+    Ok(Reached::Exhausted)
+}
+
+/// No proof between horizons.
+pub(super) fn nothing_between(_: usize, _: &mut dyn FnMut(Event)) -> Result<ControlFlow<()>, Error> {
+    Ok(ControlFlow::Continue(()))
+}

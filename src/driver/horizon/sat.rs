@@ -1,0 +1,88 @@
+//! The SAT backend of the horizon search: one solver across every horizon (or, to measure the
+//! difference, a formula rebuilt at each), each horizon asked under its goal switch.
+
+use std::time::Instant;
+
+use knights_sat_encodings::encode::HorizonEncoding;
+use rustsat::instances::Cnf;
+use rustsat::types::Lit;
+
+use super::HorizonOracle;
+use crate::driver::fed_solver::FedSolver;
+use crate::driver::{Event, Query};
+use crate::solver::{Answer, SolverKind};
+use crate::Error;
+
+/// A horizon encoding on a SAT solver. Each horizon is asked under its goal switch, whose
+/// negation is added for good once the answer is no, so learnt clauses carry over.
+pub(crate) struct SatHorizon<'a, E> {
+    build: Box<dyn Fn(&mut Cnf) -> E + 'a>,
+    solver: SolverKind,
+    incremental: bool,
+    formula: Option<(E, FedSolver)>,
+    switch: Option<Lit>,
+}
+
+impl<'a, E: HorizonEncoding> SatHorizon<'a, E> {
+    /// An encoding made by `build` on a solver of kind `solver`; without `incremental`, both
+    /// are made anew at every horizon.
+    pub fn new(solver: SolverKind, incremental: bool, build: impl Fn(&mut Cnf) -> E + 'a) -> Self {
+        SatHorizon { build: Box::new(build), solver, incremental, formula: None, switch: None }
+    }
+
+    /// The encoding and its solver, made on first use (and anew at each horizon when not
+    /// incremental).
+    fn formula(&mut self, fresh: bool) -> Result<&mut (E, FedSolver), Error> {
+        if fresh || self.formula.is_none() {
+            let mut solver = FedSolver::new(self.solver)?;
+            let encoding = (self.build)(solver.pending());
+            self.formula = Some((encoding, solver));
+        }
+        Ok(self.formula.as_mut().expect("made above"))
+    }
+
+    /// The encoding and solver of the last horizon asked, and the goal switch of the last
+    /// reachable one: for stages that go on from there (a tour's fewer moves).
+    pub fn last(&mut self) -> Option<(&mut E, &mut FedSolver, Lit)> {
+        let switch = self.switch?;
+        self.formula.as_mut().map(|(encoding, solver)| (encoding, solver, switch))
+    }
+
+    /// Asks whether the clauses up to `horizon` alone are satisfiable, as `query`.
+    pub fn satisfiable_to(
+        &mut self,
+        horizon: usize,
+        query: Query,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<Answer, Error> {
+        emit(Event::Trying { horizon, query });
+        let clock = Instant::now();
+        let (encoding, solver) = self.formula(!self.incremental)?;
+        encoding.extend_to(horizon, solver.pending());
+        Ok(solver.ask(&[], (horizon, query), encoding.n_vars(), clock, emit)?)
+    }
+}
+
+impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
+    type Solution = E::Solution;
+
+    fn reach(
+        &mut self,
+        horizon: usize,
+        query: Query,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<Option<E::Solution>, Error> {
+        emit(Event::Trying { horizon, query });
+        let clock = Instant::now();
+        let (encoding, solver) = self.formula(!self.incremental)?;
+        encoding.extend_to(horizon, solver.pending());
+        let switch = encoding.goal_switch(horizon, solver.pending());
+        if solver.ask(&[switch], (horizon, query), encoding.n_vars(), clock, emit)? == Answer::Unsat {
+            solver.add(&[!switch])?;
+            return Ok(None);
+        }
+        let solution = encoding.decode(horizon, |lit| solver.value(lit));
+        self.switch = Some(switch);
+        Ok(Some(solution))
+    }
+}
