@@ -242,6 +242,18 @@ mod tests {
     /// The value and the last proven bound of an eager search of domination of a `n`x`n`
     /// board by `letter`.
     fn eager(n: usize, letter: &str, threads: usize) -> (Option<usize>, Option<usize>, u64) {
+        run(n, letter, Ingredients::default(), threads, true)
+    }
+
+    /// The value, the last proven bound and the subtrees handed over of a search of
+    /// domination of a `n`x`n` board by `letter`.
+    fn run(
+        n: usize,
+        letter: &str,
+        ingredients: Ingredients,
+        threads: usize,
+        eager: bool,
+    ) -> (Option<usize>, Option<usize>, u64) {
         let puzzle = PlacementPuzzle::new(
             None,
             Board::new(n, n).unwrap(),
@@ -253,7 +265,7 @@ mod tests {
         )
         .unwrap();
         let (mut best, mut bound, mut shared) = (None, None, 0);
-        search(&puzzle, Ingredients::default(), threads, true, &mut |event| match event {
+        search(&puzzle, ingredients, threads, eager, &mut |event| match event {
             Event::Solution { value, .. } => best = Some(value),
             Event::Bound(value) => bound = Some(value),
             Event::Search(stats) => shared = stats.subtrees_shared,
@@ -275,6 +287,29 @@ mod tests {
                 let context = format!("{letter} {n}x{n} on {threads} threads");
                 assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
                 assert!(shared > 0, "{context}: no subtree was handed over");
+            }
+        }
+    }
+
+    /// Each ingredient switched off still proves the published optima: without the local
+    /// search the tree alone finds the placement, so a child it skips shows as a wrong value.
+    #[test]
+    fn every_ingredient_switched_off_keeps_the_optimum() {
+        let all = Ingredients::default();
+        let without = [
+            ("symmetry", Ingredients { symmetry: false, ..all }),
+            ("reduced costs", Ingredients { reduced_costs: false, ..all }),
+            ("local search", Ingredients { local_search: false, ..all }),
+            ("row branching", Ingredients { row_branching: false, ..all }),
+            ("local search and symmetry", Ingredients { local_search: false, symmetry: false, ..all }),
+        ];
+        for (name, ingredients) in without {
+            for threads in [1, 2] {
+                for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (10, "Q", 5), (11, "Q", 5)] {
+                    let (best, bound, _) = run(n, letter, ingredients, threads, false);
+                    let context = format!("{letter} {n}x{n} without {name} on {threads} threads");
+                    assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
+                }
             }
         }
     }

@@ -398,8 +398,19 @@ impl<'a> Worker<'a> {
         let frame = self.frames.len() - 1;
         for i in 0..self.frames[frame].branching.candidates.len() {
             let c = self.frames[frame].branching.candidates[i];
-            if self.problem.value[c] != FREE {
-                continue;
+            match self.problem.value[c] {
+                // Emptied already (by the orbits emptied before, or by reduced costs): its
+                // child holds nothing.
+                0 => continue,
+                // Placed by the propagation of the earlier children's orbits (the last
+                // candidate left in a covering row, say): the node as it stands is this
+                // child, and every later child lies inside it.
+                1 => {
+                    self.frames[frame].child = i;
+                    self.frames[frame].in_last_child = true;
+                    return self.node();
+                }
+                _ => {}
             }
             self.frames[frame].child = i;
             let mark = self.problem.trail.len();
