@@ -141,18 +141,7 @@ pub fn markdown(rows: &[BenchRow], timeout: f64) -> String {
          |---|---|---|---|---|---|---|---|\n"
     );
     for r in rows {
-        let number = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
-        out += &format!(
-            "| {} | {} | {} | {} | {} | {:.2} | {} | {} |\n",
-            r.puzzle,
-            r.configuration,
-            r.status,
-            number(r.value),
-            number(r.bound),
-            r.seconds,
-            r.variables,
-            r.clauses
-        );
+        out += &format!("| {} |\n", r.fields("-", 2, |s| s.to_string()).join(" | "));
     }
     out
 }
@@ -160,20 +149,26 @@ pub fn markdown(rows: &[BenchRow], timeout: f64) -> String {
 /// The rows as CSV with a header line.
 pub fn csv(rows: &[BenchRow]) -> String {
     let mut out = "puzzle,configuration,status,value,bound,seconds,variables,clauses\n".to_string();
-    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     for r in rows {
-        let number = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
-        out += &format!(
-            "{},{},{},{},{},{:.3},{},{}\n",
-            quote(&r.puzzle),
-            quote(&r.configuration),
-            r.status,
-            number(r.value),
-            number(r.bound),
-            r.seconds,
-            r.variables,
-            r.clauses
-        );
+        out += &format!("{}\n", r.fields("", 3, |s| format!("\"{}\"", s.replace('"', "\"\""))).join(","));
     }
     out
+}
+
+impl BenchRow {
+    /// The row's eight fields: names through `quote`, a missing number as `missing`, seconds
+    /// with `decimals` decimals.
+    fn fields(&self, missing: &str, decimals: usize, quote: impl Fn(&str) -> String) -> [String; 8] {
+        let number = |n: Option<u64>| n.map_or(missing.to_string(), |n| n.to_string());
+        [
+            quote(&self.puzzle),
+            quote(&self.configuration),
+            self.status.clone(),
+            number(self.value),
+            number(self.bound),
+            format!("{:.*}", decimals, self.seconds),
+            self.variables.to_string(),
+            self.clauses.to_string(),
+        ]
+    }
 }

@@ -71,7 +71,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     let started = Instant::now();
     let worker = {
         let puzzle = settings.puzzle.clone();
-        let search = settings.search.clone();
+        let search = settings.search;
         let placement = settings.placement;
         let tour = settings.tour;
         let mip = settings.mip;

@@ -20,35 +20,14 @@ use knights_sat_encodings::encode::distinct::DistinctPositions;
 use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions};
 use knights_sat_encodings::puzzle::{ExchangePuzzle, Move};
 
-use super::horizon::{first_reachable, HorizonOracle, Reached, SatHorizon};
+use super::horizon::{first_reachable, HorizonOracle, HorizonSearch, Reached, SatHorizon};
 use super::invariant::{InvariantSearch, Reachability};
 use super::{Event, Knowledge, Outcome, Query, Solution, StepStats};
-use crate::solver::{Answer, SolverKind};
+use crate::solver::Answer;
 use crate::Error;
 
 /// How to search for the shortest solution of an exchange puzzle.
-#[derive(Clone, Debug)]
-pub struct ExchangeSearch {
-    /// The SAT backend.
-    pub solver: SolverKind,
-    /// Keep one solver across horizons (true) or rebuild the formula at each horizon.
-    pub incremental: bool,
-    /// The largest number of moves to try.
-    pub max_horizon: usize,
-    /// Encoding choices.
-    pub encoding: ExchangeOptions,
-}
-
-impl Default for ExchangeSearch {
-    fn default() -> Self {
-        ExchangeSearch {
-            solver: SolverKind::default(),
-            incremental: true,
-            max_horizon: 1000,
-            encoding: ExchangeOptions::default(),
-        }
-    }
-}
+pub type ExchangeSearch = HorizonSearch<ExchangeOptions>;
 
 /// Finds a shortest solution, or proves there is none (within `max_horizon` moves at least).
 ///

@@ -22,34 +22,13 @@ use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use rustsat::types::Lit;
 
-use super::horizon::{first_reachable, nothing_between, HorizonOracle, Reached, SatHorizon};
+use super::horizon::{first_reachable, nothing_between, HorizonOracle, HorizonSearch, Reached, SatHorizon};
 use super::{Event, Knowledge, Outcome, Query, Solution};
-use crate::solver::{Answer, SolverKind};
+use crate::solver::Answer;
 use crate::Error;
 
 /// How to search for the shortest tour.
-#[derive(Clone, Copy, Debug)]
-pub struct TourSearch {
-    /// The SAT backend.
-    pub solver: SolverKind,
-    /// Keep one solver across horizons (true) or rebuild the formula at each horizon.
-    pub incremental: bool,
-    /// The largest horizon (time steps; for a listed order, per leg) to try.
-    pub max_horizon: usize,
-    /// Encoding choices.
-    pub encoding: TourOptions,
-}
-
-impl Default for TourSearch {
-    fn default() -> Self {
-        TourSearch {
-            solver: SolverKind::default(),
-            incremental: true,
-            max_horizon: 1000,
-            encoding: TourOptions::default(),
-        }
-    }
-}
+pub type TourSearch = HorizonSearch<TourOptions>;
 
 /// Finds a shortest tour (by the puzzle's objective), or proves there is none within
 /// `max_horizon`. Every route goes through the rules checker before it is reported.

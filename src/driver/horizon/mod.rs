@@ -18,7 +18,27 @@ pub(super) use mip::{ask_highs, highs_error, MipHorizon};
 pub(super) use sat::SatHorizon;
 
 use super::{Event, Query};
+use crate::solver::SolverKind;
 use crate::Error;
+
+/// How to run a horizon search; `O` holds the family's encoding choices.
+#[derive(Clone, Copy, Debug)]
+pub struct HorizonSearch<O> {
+    /// The SAT backend.
+    pub solver: SolverKind,
+    /// Keep one solver across horizons (true) or rebuild the formula at each horizon.
+    pub incremental: bool,
+    /// The largest horizon to try (for a tour in a listed order, per leg).
+    pub max_horizon: usize,
+    /// Encoding choices.
+    pub encoding: O,
+}
+
+impl<O: Default> Default for HorizonSearch<O> {
+    fn default() -> Self {
+        HorizonSearch { solver: SolverKind::default(), incremental: true, max_horizon: 1000, encoding: O::default() }
+    }
+}
 
 /// A backend's answer to "can the goal be reached at exactly this horizon?": the seam between
 /// the horizon search and the solvers.
