@@ -19,8 +19,6 @@ use crate::Error;
 
 /// A value this close to 0 or 1 counts as integral.
 const INTEGRAL_TOL: f64 = 1e-6;
-/// A covering row with at most this many free candidates is short (see `candidates`).
-const SHORT_ROW: usize = 12;
 
 /// What every thread reads.
 pub(super) struct Context<'a> {
@@ -337,14 +335,10 @@ impl<'a> Worker<'a> {
             if let Some((_, _, r)) = best {
                 let mut vars: Vec<usize> =
                     self.problem.rows[r].terms.iter().map(|t| t.1).filter(|&v| value[v] == FREE).collect();
-                // Measured: with a short row, the candidates the relaxation likes least go
-                // first (placing one raises the bound most, so its child is pruned soon, and
-                // excluding it in the later children costs the relaxation little); with a long
-                // row (a queen's), the one it likes most.
-                vars.sort_by(|&a, &b| self.lp.value(a).total_cmp(&self.lp.value(b)));
-                if vars.len() > SHORT_ROW {
-                    vars.reverse();
-                }
+                // The candidate the relaxation likes most goes first. Measured once the last
+                // child of every row was searched (it had been skipped): knight domination
+                // 15x15 in 11.2 s against 19.2 s with the least liked first.
+                vars.sort_by(|&a, &b| self.lp.value(b).total_cmp(&self.lp.value(a)));
                 return (vars, true);
             }
         }
