@@ -67,13 +67,13 @@ pub fn formula(puzzle: &Puzzle, question: Question, at_most_one: AtMostOne) -> R
             let options = ExchangeOptions { at_most_one, ..ExchangeOptions::default() };
             let encoding = ExchangeEncoding::new(p, options, &mut cnf);
             let meaning = format!("a model is a solution of exactly {horizon} moves");
-            Ok(at_horizon(encoding, cnf, horizon, meaning))
+            at_horizon(encoding, cnf, horizon, meaning)
         }
         (Puzzle::Tour(p), Question::Horizon(horizon)) => {
             let options = TourOptions { at_most_one, ..TourOptions::default() };
             let encoding = TourEncoding::new(p, options, &mut cnf);
             let meaning = format!("a model is a route touching every target within {horizon} time steps");
-            Ok(at_horizon(encoding, cnf, horizon, meaning))
+            at_horizon(encoding, cnf, horizon, meaning)
         }
         (Puzzle::Placement(p), Question::Bound(bound)) => {
             let mut encoding = PlacementEncoding::new(p, at_most_one, &mut cnf);
@@ -86,6 +86,9 @@ pub fn formula(puzzle: &Puzzle, question: Question, at_most_one: AtMostOne) -> R
             let cost = if minimise { Some(bound) } else { total.checked_sub(bound) };
             match cost {
                 Some(cost) => {
+                    if let Some(why) = BoundEncoding::Totalizer.refusal(&costs) {
+                        return Err(ExportError::Question(why));
+                    }
                     let mut objective = ObjectiveBound::new(BoundEncoding::Totalizer, &costs);
                     objective.encode_ub(cost, &mut cnf, encoding.vars());
                     for lit in objective.enforce_ub(cost) {
@@ -106,12 +109,35 @@ pub fn formula(puzzle: &Puzzle, question: Question, at_most_one: AtMostOne) -> R
 }
 
 /// The formula of a horizon encoding at `horizon`, its goal switch a unit clause.
-fn at_horizon(mut encoding: impl HorizonEncoding, mut cnf: Cnf, horizon: usize, meaning: String) -> Formula {
-    encoding.extend_to(horizon, &mut cnf);
+fn at_horizon(
+    mut encoding: impl HorizonEncoding,
+    mut cnf: Cnf,
+    horizon: usize,
+    meaning: String,
+) -> Result<Formula, ExportError> {
+    // A step is never smaller than the one before (the positions reachable only grow), so the
+    // last step times the steps to go tells early that a formula is too big to write.
+    while encoding.horizon() < horizon {
+        let before = cnf.len();
+        encoding.extend(&mut cnf);
+        let step = cnf.len() - before;
+        let projected = cnf.len().saturating_add(step.saturating_mul(horizon - encoding.horizon()));
+        if projected > MAX_EXPORT_CLAUSES {
+            return Err(ExportError::Question(format!(
+                "a horizon of {horizon} needs at least {projected} clauses ({step} at step {}), more than \
+                 the {MAX_EXPORT_CLAUSES} an export writes",
+                encoding.horizon()
+            )));
+        }
+    }
     let switch = encoding.goal_switch(horizon, &mut cnf);
     cnf.add_unit(switch);
-    Formula { cnf, n_vars: encoding.n_vars(), meaning }
+    Ok(Formula { cnf, n_vars: encoding.n_vars(), meaning })
 }
+
+/// The most clauses an exported formula may have (about as many gigabytes of DIMACS as
+/// hundreds of millions of clauses take).
+pub const MAX_EXPORT_CLAUSES: usize = 100_000_000;
 
 /// Writes `formula` as DIMACS CNF, with `source` and its meaning in comment lines.
 pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Result<(), ExportError> {

@@ -190,3 +190,71 @@ fn an_unreachable_tour_is_infeasible_not_an_error() {
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert!(run.stdout.contains("no knight can ever reach the target b2"), "{}", run.stdout);
 }
+
+/// Runs the binary with `args` and checks that it refuses them at once: exit 2, no panic, and
+/// a message that says `says`.
+fn refuses(args: &[&str], says: &str) {
+    let run = knights_sat(args);
+    assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
+    assert!(run.stdout.is_empty(), "{args:?}: nothing on stdout: {}", run.stdout);
+    assert!(run.stderr.contains(says), "{args:?}: expected `{says}` in: {}", run.stderr);
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_before_any_work() {
+    refuses(&["solve", "puzzles/guarini.toml", "--timeout", "1e20"], "--timeout 100000000000000000000");
+    refuses(&["solve", "puzzles/guarini.toml", "--timeout=-1"], "positive number of seconds");
+    refuses(&["bench", "--timeout", "1e20"], "at most 31536000");
+    refuses(&["solve", "puzzles/guarini.toml", "--max-horizon", "100000000"], "--max-horizon 100000000");
+    refuses(&["export", "puzzles/guarini.toml", "--horizon", "100000000"], "--horizon 100000000");
+    refuses(&["solve", "domination", "--board", "1x1", "--removed", "a1", "--pieces", "N"], "every square");
+    refuses(&["solve", "domination", "--board", "65x65", "--pieces", "N"], "--board");
+}
+
+#[test]
+fn a_legal_horizon_too_big_to_write_is_refused_before_it_is_built() {
+    let exchange = puzzle_file(
+        "exchange-8x8.toml",
+        "kind = \"exchange\"\nboard = \"8x8\"\nswap = true\n\n[[side]]\nname = \"white\"\n\
+         start = [\"Na1\", \"Nb1\"]\n\n[[side]]\nname = \"black\"\nstart = [\"Na8\", \"Nb8\"]\n",
+    );
+    refuses(&["export", exchange.to_str().unwrap(), "--horizon", "100000"], "clauses");
+}
+
+#[test]
+fn weights_too_large_and_bounds_too_big_for_the_totalizer_are_refused() {
+    let heavy = puzzle_file(
+        "heavy.toml",
+        "kind = \"domination\"\nboard = \"8x8\"\npieces = \"N\"\n[limits]\nN = { weight = 100000000 }\n",
+    );
+    refuses(&["solve", heavy.to_str().unwrap(), "--strategy", "sat-unsat"], "too large");
+    // Legal weights whose totalizer would count millions of inputs: refused, with the encodings
+    // that take them named.
+    let weighty = puzzle_file(
+        "weighty.toml",
+        "kind = \"domination\"\nboard = \"8x8\"\npieces = \"N\"\n[limits]\nN = { weight = 100000 }\n",
+    );
+    let weighty = weighty.to_str().unwrap();
+    refuses(&["solve", weighty, "--strategy", "sat-unsat"], "--encoding gte");
+    refuses(&["export", weighty, "--bound", "3"], "totalizer");
+    // The same weights under an encoding that takes them are solved (12 knights of weight 100000).
+    let run = knights_sat(&["solve", weighty, "--strategy", "sat-unsat", "--encoding", "gte", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("\"value\": 1200000") || run.stdout.contains("\"value\":1200000"), "{}", run.stdout);
+}
+
+#[test]
+fn verify_refuses_a_stated_value_out_of_range_before_building_its_model() {
+    let dir = std::env::temp_dir().join(format!("knights-sat-tests-{}-huge-value", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let puzzle = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/guarini.toml")).unwrap();
+    std::fs::write(dir.join("puzzle.toml"), puzzle).unwrap();
+    std::fs::write(dir.join("model.opb"), "").unwrap();
+    std::fs::write(dir.join("proof.pbp"), "").unwrap();
+    for value in ["100000000", "18446744073709551615"] {
+        std::fs::write(dir.join("solution.txt"), format!("knights-sat solution\nvalue {value}\n")).unwrap();
+        refuses(&["verify", dir.to_str().unwrap()], "out of range");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

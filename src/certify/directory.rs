@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
 use super::{certified_model, checker, opb_value, prove, solution, CertifyError, ColourArgument};
-use crate::driver::Solution;
+use crate::driver::{Solution, MAX_HORIZON};
 use crate::encodings::check::{check_placement, replay_exchange, replay_tour};
 use crate::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
+use crate::encodings::puzzle::placement::MAX_WEIGHT;
 use crate::encodings::puzzle::tour::TourObjective;
 use crate::encodings::puzzle::{self, Puzzle};
 
@@ -171,6 +172,17 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
     let value = solution::stated_value(&solution_text).ok_or_else(|| {
         malformed(format!("solution.txt does not start with `{}` and a `value N` line", solution::HEADER))
     })?;
+    // The value sizes the model of part b: one out of every puzzle's reach is refused first.
+    let (limit, of_what) = match &puzzle {
+        Puzzle::Placement(p) => (p.board.area() * MAX_WEIGHT, "the squares times the largest weight"),
+        _ => (MAX_HORIZON, "the longest horizon"),
+    };
+    if value > limit {
+        return Err(malformed(format!(
+            "solution.txt: value {value} is out of range: this {} puzzle's value is at most {limit} ({of_what})",
+            puzzle.kind()
+        )));
+    }
     let checks = vec![
         verdict(Part::Solution, check_solution(&puzzle, &solution_text, value)),
         verdict(Part::Model, check_model(&puzzle, value, &dir.join(FILES[1]))),

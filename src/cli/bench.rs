@@ -14,9 +14,7 @@ use super::{CliError, Exit};
 
 /// Runs the suite and returns the exit code.
 pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {}", args.timeout)));
-    }
+    super::settings::timeout(args.timeout)?;
     let (solvers, mip) = if args.solvers.is_empty() {
         let sat = [SolverKind::Varisat, SolverKind::Cadical].into_iter().filter(|s| s.is_available()).collect();
         (sat, highs::is_available())

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use knights_sat::driver::MAX_HORIZON;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::linear::{write_lp, write_opb};
 use knights_sat::encodings::puzzle;
@@ -22,6 +23,9 @@ pub fn run(args: ExportArgs) -> Result<Exit, CliError> {
     })?;
     let puzzle = puzzle::load(&args.puzzle)?;
     let question = match (args.horizon, args.bound) {
+        (Some(horizon), _) if horizon > MAX_HORIZON => {
+            return Err(CliError::Usage(format!("--horizon {horizon}: give at most {MAX_HORIZON} moves")));
+        }
         (Some(horizon), _) => Some(Question::Horizon(horizon)),
         (None, Some(bound)) => Some(Question::Bound(bound)),
         (None, None) => None,

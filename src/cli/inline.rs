@@ -87,6 +87,9 @@ fn board(size: &str, removed: &[String]) -> Result<Board, PuzzleError> {
         let square = board.parse_square(name.trim()).map_err(|e| bad("--removed", e.to_string()))?;
         board.remove(square);
     }
+    if board.squares().next().is_none() {
+        return Err(bad("--removed", "every square of the board is removed".to_string()));
+    }
     Ok(board)
 }
 

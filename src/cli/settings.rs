@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use knights_sat::certify::ProofCompression;
-use knights_sat::driver::{default_threads, ExchangeSearch, Ingredients, PlacementSearch, Strategy, TourSearch};
+use knights_sat::driver::{
+    default_threads, ExchangeSearch, Ingredients, PlacementSearch, Strategy, TourSearch, MAX_HORIZON,
+};
 use knights_sat::encodings::encode::bound::BoundEncoding;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::tour::TourOptions;
@@ -13,9 +15,12 @@ use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::puzzle::{self, Puzzle};
 use knights_sat::solver::highs::{self, Formulation};
 
+use knights_sat::solver::SolverKind;
+
 /// The most threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
-use knights_sat::solver::SolverKind;
+/// The longest `--timeout` accepted: a year, in seconds.
+const MAX_TIMEOUT_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
 use super::args::SolveArgs;
 use super::{inline, CliError};
@@ -81,11 +86,7 @@ impl SolveSettings {
             }
             _ => None,
         };
-        let timeout = match options.timeout {
-            None => None,
-            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-            Some(s) => return Err(CliError::Usage(format!("--timeout must be a positive number of seconds, not {s}"))),
-        };
+        let timeout = options.timeout.map(timeout).transpose()?;
         let proof_compression: ProofCompression = options.proof_compression.parse().map_err(CliError::Usage)?;
         let file = args.puzzle.clone();
         let (puzzle, source) = match (args.inline, args.puzzle) {
@@ -105,6 +106,10 @@ impl SolveSettings {
         };
         if mip == Some(Formulation::NetworkFlow) && !matches!(puzzle, Puzzle::Exchange(_)) {
             let why = format!("the network-flow model is for exchanges; {source} is a {} puzzle", puzzle.kind());
+            return Err(CliError::Usage(why));
+        }
+        if options.max_horizon > MAX_HORIZON {
+            let why = format!("--max-horizon {}: give at most {MAX_HORIZON} moves", options.max_horizon);
             return Err(CliError::Usage(why));
         }
         let search = ExchangeSearch {
@@ -172,4 +177,15 @@ impl SolveSettings {
 
 fn load(path: &Path) -> Result<Puzzle, CliError> {
     Ok(puzzle::load(path)?)
+}
+
+/// The `--timeout` of `seconds`, checked: positive, finite and at most a year.
+pub fn timeout(seconds: f64) -> Result<Duration, CliError> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIMEOUT_SECONDS {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(CliError::Usage(format!(
+            "--timeout {seconds}: give a positive number of seconds, at most {MAX_TIMEOUT_SECONDS} (a year)"
+        )))
+    }
 }

@@ -16,7 +16,7 @@ mod placement;
 mod tour;
 
 pub use exchange::{solve_exchange, ExchangeSearch};
-pub use horizon::HorizonSearch;
+pub use horizon::{HorizonSearch, MAX_HORIZON};
 pub use invariant::{InvariantSearch, Reachability};
 #[cfg(feature = "mip")]
 pub use mip::{solve_mip, MipSearch};

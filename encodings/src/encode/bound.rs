@@ -50,6 +50,24 @@ impl BoundEncoding {
     }
 }
 
+/// The most inputs a totalizer takes, a weighted term counting once per unit of its weight:
+/// beyond it the encoding alone would take gigabytes.
+pub const MAX_TOTALIZER_INPUTS: usize = 1 << 18;
+
+impl BoundEncoding {
+    /// Why this encoding cannot bound the sum of `terms`, if it cannot: the totalizer copies
+    /// each literal once per unit of its weight.
+    pub fn refusal(self, terms: &[(Lit, usize)]) -> Option<String> {
+        let copies = terms.iter().fold(0usize, |sum, t| sum.saturating_add(t.1));
+        (self == BoundEncoding::Totalizer && copies > MAX_TOTALIZER_INPUTS).then(|| {
+            format!(
+                "the totalizer would count {copies} inputs (a piece counts once per unit of its weight), \
+                 more than the {MAX_TOTALIZER_INPUTS} it takes"
+            )
+        })
+    }
+}
+
 impl std::fmt::Display for BoundEncoding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -16,6 +16,10 @@ use std::fmt;
 
 use crate::geometry::{attack_steps, Board, PawnDirection, PieceKind, Square};
 
+/// The largest weight of a kind: every sum of weights over a board of up to 64x64 squares
+/// then fits in 32 bits, and in the objective of every encoding.
+pub const MAX_WEIGHT: usize = 100_000;
+
 /// What a placement must achieve, and which way its objective goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlacementGoal {
@@ -190,6 +194,14 @@ pub enum PlacementError {
     /// A weight of zero, which would make the objective ignore the kind.
     #[error("the {0}'s weight must be at least 1")]
     ZeroWeight(PieceKind),
+    /// A weight above [`MAX_WEIGHT`].
+    #[error("the {kind}'s weight {weight} is too large: at most {MAX_WEIGHT}")]
+    WeightTooLarge {
+        /// The kind.
+        kind: PieceKind,
+        /// Its weight.
+        weight: usize,
+    },
     /// A fixed piece of a kind that may not be placed.
     #[error("a {kind} is fixed on {square}, but {kind}s are not among the kinds to place")]
     FixedKindNotAllowed {
@@ -227,6 +239,9 @@ impl PlacementPuzzle {
             }
             if rule.weight == 0 {
                 return Err(PlacementError::ZeroWeight(rule.kind));
+            }
+            if rule.weight > MAX_WEIGHT {
+                return Err(PlacementError::WeightTooLarge { kind: rule.kind, weight: rule.weight });
             }
         }
         let mut seen = vec![false; board.area()];

@@ -21,6 +21,10 @@ use super::{Event, Query};
 use crate::solver::SolverKind;
 use crate::Error;
 
+/// The longest horizon a search or an export accepts: far beyond any puzzle of up to 64x64
+/// squares, and small enough that a runaway request is refused before it is built.
+pub const MAX_HORIZON: usize = 100_000;
+
 /// How to run a horizon search; `O` holds the family's encoding choices.
 #[derive(Clone, Copy, Debug)]
 pub struct HorizonSearch<O> {

@@ -40,6 +40,9 @@ fn tighten(session: &mut Session, encoding: BoundEncoding, next: Next) -> Result
     }
     let mut best = session.record_solution()?;
     let hint = session.cost_lower_bound();
+    if let Some(why) = encoding.refusal(&session.costs) {
+        return Err(Error::Unsupported(format!("{why}; `--encoding gte`, `dpw` or `adder` take any weights")));
+    }
     let mut bound = ObjectiveBound::new(encoding, &session.costs);
     let mut proven = 0;
     while proven < best {
