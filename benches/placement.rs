@@ -60,7 +60,7 @@ fn configurations() -> Vec<(String, Vec<String>)> {
         args
     };
     configs.push(("branch-and-bound".to_string(), bnb("")));
-    for flag in ["--no-symmetry", "--no-reduced-costs", "--no-local-search", "--no-row-branching"] {
+    for flag in ["--no-symmetry", "--no-reduced-costs", "--no-local-search", "--no-row-branching", "--no-cuts"] {
         configs.push((format!("branch-and-bound {flag}"), bnb(flag)));
     }
     let mut one_thread = bnb("");

@@ -43,15 +43,16 @@ fn searches(i: usize) -> [PlacementSearch; 3] {
     ]
 }
 
-/// Branch and bound with every ingredient, or with the `i % 5`-th one switched off; on one,
+/// Branch and bound with every ingredient, or with the `i % 6`-th one switched off; on one,
 /// two or three threads in turn.
 fn branch_and_bound(i: usize) -> PlacementSearch {
     let mut ingredients = Ingredients::default();
-    match i % 5 {
+    match i % 6 {
         0 => {}
         1 => ingredients.reduced_costs = false,
         2 => ingredients.local_search = false,
         3 => ingredients.row_branching = false,
+        4 => ingredients.cuts = false,
         _ => ingredients.symmetry = false,
     }
     PlacementSearch {

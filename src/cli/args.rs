@@ -182,6 +182,10 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_row_branching: bool,
 
+    /// Placements, branch and bound: no zero-half cuts at the root (for measuring).
+    #[arg(long, global = true)]
+    pub no_cuts: bool,
+
     /// Do not restrict consecutive independent moves to one canonical order (for measuring).
     #[arg(long, global = true)]
     pub no_canonical_order: bool,

@@ -134,6 +134,7 @@ impl SolveSettings {
                 reduced_costs: !options.no_reduced_costs,
                 local_search: !options.no_local_search,
                 row_branching: !options.no_row_branching,
+                cuts: !options.no_cuts,
             },
             dominance: !options.no_dominance,
             threads: match options.threads {

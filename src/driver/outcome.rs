@@ -86,6 +86,8 @@ pub struct SearchStats {
     pub thread_nodes: Vec<u64>,
     /// Board symmetries used (the identity left out).
     pub symmetries: usize,
+    /// Cuts added to the relaxation at the root.
+    pub cuts: usize,
     /// The proven bound on the objective, once there is one.
     pub bound: Option<usize>,
     /// The objective of the best placement found.

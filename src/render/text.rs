@@ -82,7 +82,8 @@ fn search_table(outcome: &Outcome) -> String {
             row.iter().enumerate().map(|(c, v)| format!("{v:>w$}", w = widths[c])).collect::<Vec<_>>().join("  ")
         })
         .collect();
-    format!("{}\nsymmetries used: {}", lines.join("\n"), outcome.search.last().map_or(0, |s| s.symmetries))
+    let (symmetries, cuts) = outcome.search.last().map_or((0, 0), |s| (s.symmetries, s.cuts));
+    format!("{}\nsymmetries used: {symmetries}; cuts at the root: {cuts}", lines.join("\n"))
 }
 
 /// The words for the objective of a puzzle: what is counted and in which direction.

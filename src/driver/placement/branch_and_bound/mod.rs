@@ -12,7 +12,7 @@
 //!   an order taken from the relaxation's values, with orbital fixing under the board symmetries
 //!   ([`orbits`]); without covering rows, on the most fractional variable.
 //!
-//! Before the tree, a local search ([`local_search`]) finds a good placement, so the
+//! Before the tree, zero-half cuts ([`cuts`]) strengthen the relaxation, and a local search ([`local_search`]) finds a good placement, so the
 //! tree mostly proves; every placement passes the rules checker before it is reported, and the
 //! proven bound (the least bound over the open nodes) is reported as it rises, so a search
 //! stopped early still answers with its best placement and its bound.
@@ -21,6 +21,7 @@
 //! and the relaxation, sharing the best placement and handing subtrees to idle threads
 //! through a [`pool`].
 
+mod cuts;
 mod local_search;
 mod orbits;
 mod pool;
@@ -35,7 +36,7 @@ use knights_sat_encodings::linear::placement_model;
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
 use crate::driver::{Event, SearchStats, Solution};
-use crate::solver::simplex::LpStatus;
+use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
 use orbits::Symmetries;
 use pool::{round_up, Message, Pool, Task};
@@ -56,11 +57,13 @@ pub struct Ingredients {
     pub local_search: bool,
     /// Branching on covering rows (otherwise on fractional variables only).
     pub row_branching: bool,
+    /// Zero-half cuts from the covering rows at the root ([`cuts`]).
+    pub cuts: bool,
 }
 
 impl Default for Ingredients {
     fn default() -> Self {
-        Ingredients { symmetry: true, reduced_costs: true, local_search: true, row_branching: true }
+        Ingredients { symmetry: true, reduced_costs: true, local_search: true, row_branching: true, cuts: true }
     }
 }
 
@@ -89,8 +92,8 @@ fn search(
 ) -> Result<(), Error> {
     let started = Instant::now();
     let model = placement_model(puzzle).map_err(|e| Error::Internal(format!("branch and bound: {e}")))?;
-    let problem = Problem::new(&model.model);
-    let n = problem.n();
+    let base = Problem::new(&model.model);
+    let n = base.n();
     let symmetries = if ingredients.symmetry {
         Symmetries::of(puzzle, n, |v| {
             let mut one = vec![false; n];
@@ -101,30 +104,39 @@ fn search(
         Symmetries::of_nothing()
     };
     let threads = threads.max(1);
-    let mut lp = problem.relaxation();
-    // The root relaxation: its bound is the first proven one, and a placement at it needs no
-    // further search.
-    let root_bound = match lp.solve(f64::INFINITY) {
-        LpStatus::Optimal(_) => problem.lagrangian(&lp.duals()).0,
-        _ => f64::NEG_INFINITY,
+    // The local search aims at the bound of the plain relaxation; the cuts are separated
+    // meanwhile, on a second core when the search may use more than one.
+    let target = root(&base).1.map(|bound| round_up((bound - 1e-6).ceil() as i64, base.step));
+    let time = Duration::from_millis(local_search_ms(n));
+    let local =
+        |problem: &Problem| ingredients.local_search.then(|| local_search::improve(problem, time, target)).flatten();
+    let strengthen = |mut problem: Problem| {
+        let added = if ingredients.cuts { cuts::strengthen(&mut problem) } else { 0 };
+        (problem, added)
     };
+    let ((problem, cuts), found) = if threads > 1 && ingredients.cuts && ingredients.local_search {
+        std::thread::scope(|scope| {
+            let cutting = scope.spawn(|| strengthen(base.clone()));
+            let found = local(&base);
+            (cutting.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), found)
+        })
+    } else {
+        let found = local(&base);
+        (strengthen(base), found)
+    };
+    // The root relaxation, cuts included: its bound is the first proven one, and a placement
+    // at it needs no further search.
+    let (lp, root_bound) = root(&problem);
+    let root_bound = root_bound.unwrap_or(f64::NEG_INFINITY);
     let pool = Pool::new(threads, Task { bound: root_bound, ..Task::default() }, problem.step, problem.maximise, eager);
-    let mut merged = Merged::new(threads, started, symmetries.len());
-    if ingredients.local_search {
-        let target =
-            (root_bound > f64::NEG_INFINITY).then(|| round_up((root_bound - 1e-6).ceil() as i64, problem.step));
-        let time = Duration::from_millis(local_search_ms(n));
-        if let Some(values) = local_search::improve(&problem, time, target) {
-            if problem.satisfies(&values) {
-                let placement = model.placement(&values);
-                let value =
-                    check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
-                pool.improve(problem.cost_of(&values), || Ok(()))?;
-                merged.incumbent = Some(value);
-                emit(Event::Solution { value, solution: Solution::Placement(placement) });
-                emit(Event::Search(merged.total()));
-            }
-        }
+    let mut merged = Merged::new(threads, started, symmetries.len(), cuts);
+    if let Some(values) = found.filter(|values| problem.satisfies(values)) {
+        let placement = model.placement(&values);
+        let value = check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+        pool.improve(problem.cost_of(&values), || Ok(()))?;
+        merged.incumbent = Some(value);
+        emit(Event::Solution { value, solution: Solution::Placement(placement) });
+        emit(Event::Search(merged.total()));
     }
     let cx = Context { puzzle, model: &model, symmetries: &symmetries, ingredients, pool: &pool };
     let (sender, receiver) = mpsc::channel();
@@ -178,17 +190,19 @@ struct Merged {
     started: Instant,
     last_report: Instant,
     symmetries: usize,
+    cuts: usize,
     bound: Option<usize>,
     incumbent: Option<usize>,
 }
 
 impl Merged {
-    fn new(threads: usize, started: Instant, symmetries: usize) -> Merged {
+    fn new(threads: usize, started: Instant, symmetries: usize, cuts: usize) -> Merged {
         Merged {
             threads: vec![SearchStats::default(); threads],
             started,
             last_report: started,
             symmetries,
+            cuts,
             bound: None,
             incumbent: None,
         }
@@ -220,10 +234,21 @@ impl Merged {
                 Vec::new()
             },
             symmetries: self.symmetries,
+            cuts: self.cuts,
             bound: self.bound,
             incumbent: self.incumbent,
         }
     }
+}
+
+/// The relaxation of `problem` solved, and its bound (none unless the simplex ends optimal).
+fn root(problem: &Problem) -> (Lp, Option<f64>) {
+    let mut lp = problem.relaxation();
+    let bound = match lp.solve(f64::INFINITY) {
+        LpStatus::Optimal(_) => Some(problem.lagrangian(&lp.duals()).0),
+        _ => None,
+    };
+    (lp, bound)
 }
 
 /// The local search's time before the tree: longer for larger boards, where it pays most.
@@ -242,7 +267,8 @@ mod tests {
     /// The value and the last proven bound of an eager search of domination of a `n`x`n`
     /// board by `letter`.
     fn eager(n: usize, letter: &str, threads: usize) -> (Option<usize>, Option<usize>, u64) {
-        run(n, letter, Ingredients::default(), threads, true)
+        // Without cuts, so that every board here has a tree to hand over.
+        run(n, letter, Ingredients { cuts: false, ..Ingredients::default() }, threads, true)
     }
 
     /// The value, the last proven bound and the subtrees handed over of a search of
@@ -301,6 +327,7 @@ mod tests {
             ("reduced costs", Ingredients { reduced_costs: false, ..all }),
             ("local search", Ingredients { local_search: false, ..all }),
             ("row branching", Ingredients { row_branching: false, ..all }),
+            ("cuts", Ingredients { cuts: false, ..all }),
             ("local search and symmetry", Ingredients { local_search: false, symmetry: false, ..all }),
         ];
         for (name, ingredients) in without {

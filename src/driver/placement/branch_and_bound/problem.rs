@@ -90,6 +90,19 @@ impl Problem {
         }
     }
 
+    /// Adds the row `Σ a·x >= rhs` (a cut), before any variable is assigned.
+    pub fn add_row(&mut self, terms: Vec<(i64, usize)>, rhs: i64) {
+        debug_assert!(self.trail.is_empty());
+        let r = self.rows.len();
+        for &(a, v) in &terms {
+            self.columns[v].push((r, a));
+        }
+        self.max_activity.push(terms.iter().map(|t| t.0.max(0)).sum());
+        self.queue.push(r);
+        self.queued.push(true);
+        self.rows.push(Row::new(terms, rhs));
+    }
+
     /// Number of variables.
     pub fn n(&self) -> usize {
         self.cost.len()
