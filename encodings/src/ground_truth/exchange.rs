@@ -5,8 +5,10 @@
 
 use std::collections::HashSet;
 
-use crate::geometry::{move_steps, Piece, Square, Step};
+use crate::geometry::{Piece, Square};
 use crate::puzzle::{ExchangePuzzle, Move, Position};
+
+use super::rules::{reach, Action, Reach};
 
 /// The search saw more positions than it was allowed to.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -121,8 +123,9 @@ type State = Box<[u8]>;
 struct Rules {
     /// The groups (side and kind) of the puzzle's pieces.
     groups: Vec<Piece>,
-    /// `steps[g][s]`: the geometric steps of a piece of group `g` from square `s`.
-    steps: Vec<Vec<Vec<Step>>>,
+    /// `steps[g][s]`: the squares a piece of group `g` on square `s` moves to, each with the
+    /// squares it passes over.
+    steps: Vec<Vec<Vec<Reach>>>,
 }
 
 impl Rules {
@@ -134,14 +137,7 @@ impl Rules {
             .iter()
             .map(|&piece| {
                 (0..board.area())
-                    .map(|i| {
-                        let square = Square(i as u16);
-                        if board.is_removed(square) {
-                            Vec::new()
-                        } else {
-                            move_steps(board, piece.kind, square, puzzle.pawns(piece))
-                        }
-                    })
+                    .map(|i| reach(board, piece.kind, Action::Move, Square(i as u16), puzzle.pawns(piece)))
                     .collect()
             })
             .collect();
@@ -162,12 +158,12 @@ impl Rules {
     fn for_each_successor(&self, state: &[u8], mut f: impl FnMut(Move, State)) {
         for (from, &code) in state.iter().enumerate() {
             let Some(g) = usize::from(code).checked_sub(1) else { continue };
-            for step in &self.steps[g][from] {
-                if state[step.to.index()] == 0 && step.between.iter().all(|s| state[s.index()] == 0) {
+            for (to, between) in &self.steps[g][from] {
+                if state[to.index()] == 0 && between.iter().all(|s| state[s.index()] == 0) {
                     let mut after: State = state.into();
                     after[from] = 0;
-                    after[step.to.index()] = code;
-                    f(Move { piece: self.groups[g], from: Square(from as u16), to: step.to }, after);
+                    after[to.index()] = code;
+                    f(Move { piece: self.groups[g], from: Square(from as u16), to: *to }, after);
                 }
             }
         }

@@ -11,10 +11,11 @@
 //! as soon as both are decided, and whether a square is covered as soon as it, every square
 //! that could attack it and everything in between are decided.
 
-use crate::geometry::{attack_steps, PieceKind, Square};
+use crate::geometry::{PieceKind, Square};
 use crate::puzzle::placement::{LineOfSight, PlacementGoal, PlacementPuzzle};
 
 use super::exchange::SearchLimit;
+use super::rules::{reach, Action};
 
 /// One attack a piece could make: the target square and the squares that must be empty for it
 /// (none on an empty board).
@@ -33,16 +34,12 @@ pub fn optimal_placement(puzzle: &PlacementPuzzle, max_nodes: usize) -> Result<O
         .map(|&k| {
             (0..n)
                 .map(|s| {
-                    let square = Square(s as u16);
-                    if board.is_removed(square) {
-                        return Vec::new();
-                    }
-                    let steps = attack_steps(board, k, square, puzzle.pawns).into_iter();
-                    steps
-                        .map(|st| {
+                    reach(board, k, Action::Attack, Square(s as u16), puzzle.pawns)
+                        .into_iter()
+                        .map(|(to, between)| {
                             let between =
-                                if blocked { st.between.iter().map(|b| b.index()).collect() } else { Vec::new() };
-                            (st.to.index(), between)
+                                if blocked { between.iter().map(|b| b.index()).collect() } else { Vec::new() };
+                            (to.index(), between)
                         })
                         .collect()
                 })

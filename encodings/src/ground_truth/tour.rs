@@ -10,10 +10,11 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::geometry::Square;
+use crate::geometry::{PawnDirection, PieceKind, Square};
 use crate::puzzle::tour::{TourPuzzle, VisitOrder};
 
 use super::exchange::SearchLimit;
+use super::rules::{reach, safe_squares, Action};
 
 /// The optimum of a tour found by exhaustive search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +108,8 @@ impl Search {
 /// The puzzle's rules, worked out once.
 struct Rules<'a> {
     puzzle: &'a TourPuzzle,
+    /// `safe[s]`: whether a knight may stand on square `s`.
+    safe: Vec<bool>,
     /// `moves[s]`: the safe squares a knight on square `s` may jump to.
     moves: Vec<Vec<Square>>,
     /// `target[s]`: the position of square `s` in the list of targets.
@@ -118,21 +121,26 @@ struct Rules<'a> {
 impl<'a> Rules<'a> {
     fn new(puzzle: &'a TourPuzzle) -> Rules<'a> {
         let board = &puzzle.board;
+        // Safety and jumps come from the rules derived apart from the puzzle's own danger map.
+        let safe = safe_squares(board, &puzzle.attackers);
         let moves = (0..board.area())
             .map(|i| {
-                let square = Square(i as u16);
-                if puzzle.is_safe(square) {
-                    puzzle.knight_moves(square)
-                } else {
-                    Vec::new()
+                let from = Square(i as u16);
+                if !safe[i] {
+                    return Vec::new();
                 }
+                reach(board, PieceKind::Knight, Action::Move, from, PawnDirection::Up)
+                    .into_iter()
+                    .map(|(to, _)| to)
+                    .filter(|to| safe[to.index()])
+                    .collect()
             })
             .collect();
         let mut target = vec![None; board.area()];
         for (i, t) in puzzle.targets.iter().enumerate() {
             target[t.index()] = Some(i);
         }
-        Rules { puzzle, moves, target, parallel: puzzle.objective.parallel() }
+        Rules { puzzle, safe, moves, target, parallel: puzzle.objective.parallel() }
     }
 
     /// Calls `f` with every choice of distinct starting squares among the knights' candidates.
@@ -143,7 +151,7 @@ impl<'a> Rules<'a> {
     ) -> Result<(), SearchLimit> {
         let Some(start) = self.puzzle.knights.get(squares.len()) else { return f(squares) };
         for &square in start.candidates() {
-            if !squares.contains(&square) {
+            if self.safe[square.index()] && !squares.contains(&square) {
                 squares.push(square);
                 self.for_each_start(squares, f)?;
                 squares.pop();
