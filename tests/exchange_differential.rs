@@ -175,9 +175,15 @@ fn settings(i: usize) -> ExchangeSearch {
 
 /// Both MIP models of the puzzle agree with the breadth-first search: the time-indexed one on
 /// feasible puzzles of up to 6 moves (it grows its horizon without a proof of infeasibility),
-/// the network-flow one on puzzles of up to 2,000 positions.
+/// the network-flow one on puzzles of up to 2,000 positions. Counts each comparison in
+/// `compared`, by model and verdict.
 #[cfg(feature = "mip")]
-fn mip_agrees(puzzle: &ExchangePuzzle, expected: Option<usize>, i: usize) {
+fn mip_agrees(
+    puzzle: &ExchangePuzzle,
+    expected: Option<usize>,
+    i: usize,
+    compared: &mut std::collections::BTreeMap<String, usize>,
+) {
     use knights_sat::driver::{solve_mip, MipSearch};
     use knights_sat::encodings::linear::flow_model;
     use knights_sat::solver::highs::Formulation;
@@ -210,6 +216,8 @@ fn mip_agrees(puzzle: &ExchangePuzzle, expected: Option<usize>, i: usize) {
             }
             None => assert_eq!(outcome.status, Status::Infeasible, "{context}"),
         }
+        let verdict = if expected.is_some() { "optimal" } else { "infeasible" };
+        *compared.entry(format!("{formulation} {verdict}")).or_default() += 1;
     }
 }
 
@@ -219,6 +227,8 @@ fn sat_optimum_equals_breadth_first_search() {
     let mut rng = ChaCha8Rng::seed_from_u64(from_env("KNIGHTS_SAT_SEED", SEED));
     let (mut feasible, mut infeasible, mut skipped) = (0, 0, 0);
     let mut proofs = std::collections::BTreeMap::<&str, usize>::new();
+    #[cfg(feature = "mip")]
+    let mut mip_compared = std::collections::BTreeMap::new();
     let clock = std::time::Instant::now();
     let mut i = 0;
     while feasible + infeasible < instances {
@@ -249,7 +259,7 @@ fn sat_optimum_equals_breadth_first_search() {
         let context = || format!("instance {i} ({goal_kind:?}, {search:?}):\n{puzzle:?}\noutcome {outcome:?}");
         #[cfg(feature = "mip")]
         if i % 4 == 0 {
-            mip_agrees(&puzzle, expected, i);
+            mip_agrees(&puzzle, expected, i, &mut mip_compared);
         }
         match expected {
             Some(moves) => {
@@ -288,4 +298,14 @@ fn sat_optimum_equals_breadth_first_search() {
         by_search * 24 >= instances,
         "{by_search} goals proved unreachable by search, not by the static obstruction"
     );
+    // A floor on the MIP leg, so that it cannot pass by comparing nothing: every model is
+    // compared on solvable puzzles, the network-flow model on unsolvable ones too.
+    #[cfg(feature = "mip")]
+    {
+        eprintln!("the MIP models compared: {mip_compared:?}");
+        for leg in ["time-indexed optimal", "network-flow optimal", "network-flow infeasible"] {
+            let count = mip_compared.get(leg).copied().unwrap_or(0);
+            assert!(count * 40 >= instances, "the MIP leg compared {count} puzzles as {leg}: {mip_compared:?}");
+        }
+    }
 }

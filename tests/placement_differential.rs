@@ -64,8 +64,10 @@ fn branch_and_bound(i: usize) -> PlacementSearch {
     }
 }
 
-fn agree(puzzle: &PlacementPuzzle, searches: &[PlacementSearch]) -> bool {
-    let Ok(expected) = optimal_placement(puzzle, 20_000_000) else { return false };
+/// Compares every search with the exhaustive optimum; returns that optimum (`Some(None)`: no
+/// placement), or `None` when the puzzle is too large for the exhaustive search.
+fn agree(puzzle: &PlacementPuzzle, searches: &[PlacementSearch]) -> Option<Option<usize>> {
+    let Ok(expected) = optimal_placement(puzzle, 20_000_000) else { return None };
     for search in searches {
         agree_once(puzzle, search, expected);
     }
@@ -73,7 +75,7 @@ fn agree(puzzle: &PlacementPuzzle, searches: &[PlacementSearch]) -> bool {
     if puzzle.line_of_sight == LineOfSight::EmptyBoard {
         mip_agrees(puzzle, expected);
     }
-    true
+    Some(expected)
 }
 
 /// The covering and conflict model solved by HiGHS agrees with the exhaustive search.
@@ -124,7 +126,10 @@ fn every_small_board_every_piece_every_goal() {
         for kind in PieceKind::ALL {
             for goal in PlacementGoal::ALL {
                 let puzzle = single(n, goal, kind);
-                assert!(agree(&puzzle, &searches(compared)), "exhaustive search too large: {n} {kind} {goal}");
+                assert!(
+                    agree(&puzzle, &searches(compared)).is_some(),
+                    "exhaustive search too large: {n} {kind} {goal}"
+                );
                 compared += 1;
             }
         }
@@ -139,7 +144,10 @@ fn every_small_board_every_slider_every_goal_with_blocked_lines() {
         for kind in [PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
             for goal in PlacementGoal::ALL {
                 let puzzle = single(n, goal, kind).with_line_of_sight(LineOfSight::Blocked);
-                assert!(agree(&puzzle, &searches(compared)), "exhaustive search too large: {n} {kind} {goal} blocked");
+                assert!(
+                    agree(&puzzle, &searches(compared)).is_some(),
+                    "exhaustive search too large: {n} {kind} {goal} blocked"
+                );
                 compared += 1;
             }
         }
@@ -160,7 +168,7 @@ fn two_kinds_with_blocked_lines() {
                 let puzzle = PlacementPuzzle::new(None, board, goal, rules, PawnDirection::Up, vec![], vec![])
                     .unwrap()
                     .with_line_of_sight(LineOfSight::Blocked);
-                assert!(agree(&puzzle, &searches(compared)), "exhaustive search too large: {puzzle:?}");
+                assert!(agree(&puzzle, &searches(compared)).is_some(), "exhaustive search too large: {puzzle:?}");
                 compared += 1;
             }
         }
@@ -181,17 +189,22 @@ fn random_variants_with_blocked_lines() {
 /// Compares `count` random puzzles from `seed`, attacks measured under `line_of_sight`.
 fn random_variants_of(seed: u64, line_of_sight: LineOfSight, count: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut compared, mut skipped) = (0, 0);
+    let (mut compared, mut skipped, mut infeasible) = (0, 0, 0);
     while compared < count {
         let Some(puzzle) = random_placement(&mut rng) else { continue };
         let puzzle = puzzle.with_line_of_sight(line_of_sight);
-        if agree(&puzzle, &searches(compared)) {
-            compared += 1;
-        } else {
-            skipped += 1;
+        match agree(&puzzle, &searches(compared)) {
+            Some(expected) => {
+                compared += 1;
+                infeasible += usize::from(expected.is_none());
+            }
+            None => skipped += 1,
         }
     }
     assert!(skipped < count / 10, "{skipped} variants too large for the exhaustive search");
+    // Floors on both verdicts, so that neither leg of the comparison goes unexercised.
+    assert!(infeasible * 2 < count, "{infeasible} of {count} variants infeasible: too few placements compared");
+    assert!(infeasible * 60 >= count, "{infeasible} of {count} variants infeasible: refutations go untested");
 }
 
 /// Blocking only takes attacks away, so a placement that dominates with blocked lines dominates
@@ -208,7 +221,7 @@ fn blocked_lines_change_domination_but_not_independence() {
                 .unwrap();
         let blocked = puzzle.clone().with_line_of_sight(LineOfSight::Blocked);
         for p in [&puzzle, &blocked] {
-            assert!(agree(p, &searches(p.kinds.len())), "exhaustive search too large: {p:?}");
+            assert!(agree(p, &searches(p.kinds.len())).is_some(), "exhaustive search too large: {p:?}");
         }
         (truth(&puzzle), truth(&blocked))
     };

@@ -133,6 +133,7 @@ fn compare(seed: u64, knights: usize, objective: TourObjective, count: usize) {
     }
     assert!(skipped < count / 10, "{skipped} puzzles too large for the exhaustive search");
     assert!(infeasible < count / 2, "{infeasible} of {count} puzzles infeasible: the sample tests too little");
+    assert!(infeasible * 60 >= count, "{infeasible} of {count} puzzles infeasible: refutations go untested");
 }
 
 #[test]
