@@ -17,10 +17,11 @@ use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions}
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
 use knights_sat_encodings::encode::{AtMostOne, HorizonEncoding};
+use knights_sat_encodings::geometry::move_steps;
 use knights_sat_encodings::linear::{
     exchange_model, flow_model, placement_model, tour_model, LinearModel, Relation, Sense,
 };
-use knights_sat_encodings::puzzle::Puzzle;
+use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
 use rustsat::instances::Cnf;
 use rustsat::types::{Clause, Lit};
 
@@ -135,9 +136,52 @@ fn at_horizon(
     Ok(Formula { cnf, n_vars: encoding.n_vars(), meaning })
 }
 
-/// The most clauses an exported formula may have (about as many gigabytes of DIMACS as
-/// hundreds of millions of clauses take).
-pub const MAX_EXPORT_CLAUSES: usize = 100_000_000;
+/// The most clauses an exported formula may have: it is built in memory before it is written,
+/// and ten million clauses take about a gigabyte there (and some 200 MB of DIMACS).
+pub const MAX_EXPORT_CLAUSES: usize = 10_000_000;
+
+/// The most terms (non-zero coefficients) an exported linear model may have, for the same reason.
+pub const MAX_EXPORT_TERMS: usize = 10_000_000;
+
+/// Refuses a time-indexed linear model too big to write before building it: its size at
+/// horizons 1 and 2 gives what each step adds, and every step adds as much.
+fn check_model_size(horizon: usize, build: impl Fn(usize) -> LinearModel) -> Result<(), ExportError> {
+    let terms = |model: LinearModel| model.constraints.iter().map(|c| c.terms.len()).sum::<usize>();
+    if horizon <= 2 {
+        return Ok(());
+    }
+    let (one, two) = (terms(build(1)), terms(build(2)));
+    let projected = two.saturating_add(two.saturating_sub(one).saturating_mul(horizon - 2));
+    if projected > MAX_EXPORT_TERMS {
+        return Err(too_many_terms(horizon, projected));
+    }
+    Ok(())
+}
+
+/// Why a linear model at `horizon` is not written.
+fn too_many_terms(horizon: usize, projected: usize) -> ExportError {
+    ExportError::Question(format!(
+        "a horizon of {horizon} needs about {projected} terms in the linear model, more than the \
+         {MAX_EXPORT_TERMS} an export writes"
+    ))
+}
+
+/// The terms each time step adds to the time-indexed linear model of an exchange, counted from
+/// the moves without building the model: each move's share of the one-move, origin and frame
+/// rows, and a row for each square it lands on or passes over, holding every group's occupancy
+/// there (sliders on a large board make these many).
+fn exchange_terms_per_step(puzzle: &ExchangePuzzle) -> usize {
+    let groups = puzzle.groups();
+    let mut terms = 0usize;
+    for &group in &groups {
+        for from in puzzle.board.squares() {
+            for step in move_steps(&puzzle.board, group.kind, from, puzzle.pawns(group)) {
+                terms = terms.saturating_add(4 + (1 + step.between.len()) * (1 + groups.len()));
+            }
+        }
+    }
+    terms
+}
 
 /// Writes `formula` as DIMACS CNF, with `source` and its meaning in comment lines.
 pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Result<(), ExportError> {
@@ -172,9 +216,18 @@ pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<Linea
         }
         (Puzzle::Tour(p), Some(Question::Horizon(horizon))) => match p.obstruction() {
             Some(reason) => Err(ExportError::Question(format!("the tour is infeasible: {reason}"))),
-            None => Ok(tour_model(p, horizon).model),
+            None => {
+                check_model_size(horizon, |h| tour_model(p, h).model)?;
+                Ok(tour_model(p, horizon).model)
+            }
         },
-        (Puzzle::Exchange(p), Some(Question::Horizon(horizon))) => Ok(exchange_model(p, horizon).model),
+        (Puzzle::Exchange(p), Some(Question::Horizon(horizon))) => {
+            let projected = exchange_terms_per_step(p).saturating_mul(horizon);
+            if projected > MAX_EXPORT_TERMS {
+                return Err(too_many_terms(horizon, projected));
+            }
+            Ok(exchange_model(p, horizon).model)
+        }
         (Puzzle::Exchange(p), None) => match flow_model(p, FLOW_POSITIONS) {
             Ok(flow) => Ok(flow.model),
             Err(why) => Err(ExportError::Question(format!("{why}: give `--horizon T`"))),

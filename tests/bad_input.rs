@@ -220,6 +220,16 @@ fn a_legal_horizon_too_big_to_write_is_refused_before_it_is_built() {
          start = [\"Na1\", \"Nb1\"]\n\n[[side]]\nname = \"black\"\nstart = [\"Na8\", \"Nb8\"]\n",
     );
     refuses(&["export", exchange.to_str().unwrap(), "--horizon", "100000"], "clauses");
+    // Found by tests/fuzz.rs: on 64x64, sliders make the linear models of an exchange gigabytes
+    // large (a horizon of 1 already), and listing its positions for the network-flow model too.
+    let wide = puzzle_file(
+        "exchange-64x64.toml",
+        "kind = \"exchange\"\nboard = \"64x64\"\n\n[[side]]\nname = \"white\"\n\
+         start = [\"Ra1\", \"Nb1\", \"Kc1\"]\ngoal = [\"Rbl64\", \"Nbk64\", \"Kbj64\"]\n",
+    );
+    let wide = wide.to_str().unwrap();
+    refuses(&["export", wide, "--format", "lp", "--horizon", "1"], "terms in the linear model");
+    refuses(&["export", wide, "--format", "opb"], "network-flow model");
 }
 
 #[test]

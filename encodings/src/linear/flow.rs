@@ -54,10 +54,20 @@ impl FlowModel {
     }
 }
 
+/// The most squares all listed positions may hold together (each takes 16 bytes): a position
+/// stores every square, so large boards list fewer positions (half a million on 8x8, 8,192 on
+/// 64x64).
+pub const MAX_FLOW_SQUARES: usize = 32 << 20;
+
+/// The most moves (arcs, each a variable) the network-flow model may have.
+pub const MAX_FLOW_ARCS: usize = 4_000_000;
+
 /// The network-flow model of `puzzle`, or why it is not built: it would list more than
-/// `max_positions` positions.
+/// `max_positions` positions (fewer on boards larger than 8x8, see [`MAX_FLOW_SQUARES`]) or
+/// more than [`MAX_FLOW_ARCS`] moves.
 pub fn flow_model(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<FlowModel, Unsupported> {
     let board = &puzzle.board;
+    let max_positions = max_positions.min(MAX_FLOW_SQUARES / board.area());
     let nodes = positions(puzzle, max_positions).ok_or_else(|| {
         Unsupported(format!(
             "the network-flow model lists every position of the pieces, and this puzzle has more than \
@@ -78,6 +88,12 @@ pub fn flow_model(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<FlowM
                 after.place(step.to, piece).expect("the square is empty");
                 let to = *index.get(&after).expect("a square a move reaches is one a piece can stand on");
                 edges.push((i, to, Move { piece, from, to: step.to }));
+                if edges.len() > MAX_FLOW_ARCS {
+                    return Err(Unsupported(format!(
+                        "the network-flow model has an arc for every move between positions, and this \
+                         puzzle has more than {MAX_FLOW_ARCS}; use the time-indexed model"
+                    )));
+                }
             }
         }
     }
