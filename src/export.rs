@@ -13,15 +13,14 @@
 use std::io::{self, Write};
 
 use knights_sat_encodings::encode::bound::{BoundEncoding, ObjectiveBound};
-use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions};
+use knights_sat_encodings::encode::exchange::{full_step_size, ExchangeEncoding, ExchangeOptions};
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
 use knights_sat_encodings::encode::{AtMostOne, HorizonEncoding};
-use knights_sat_encodings::geometry::move_steps;
 use knights_sat_encodings::linear::{
     exchange_model, flow_model, placement_model, tour_model, LinearModel, Relation, Sense,
 };
-use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
+use knights_sat_encodings::puzzle::Puzzle;
 use rustsat::instances::Cnf;
 use rustsat::types::{Clause, Lit};
 
@@ -166,23 +165,6 @@ fn too_many_terms(horizon: usize, projected: usize) -> ExportError {
     ))
 }
 
-/// The terms each time step adds to the time-indexed linear model of an exchange, counted from
-/// the moves without building the model: each move's share of the one-move, origin and frame
-/// rows, and a row for each square it lands on or passes over, holding every group's occupancy
-/// there (sliders on a large board make these many).
-fn exchange_terms_per_step(puzzle: &ExchangePuzzle) -> usize {
-    let groups = puzzle.groups();
-    let mut terms = 0usize;
-    for &group in &groups {
-        for from in puzzle.board.squares() {
-            for step in move_steps(&puzzle.board, group.kind, from, puzzle.pawns(group)) {
-                terms = terms.saturating_add(4 + (1 + step.between.len()) * (1 + groups.len()));
-            }
-        }
-    }
-    terms
-}
-
 /// Writes `formula` as DIMACS CNF, with `source` and its meaning in comment lines.
 pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Result<(), ExportError> {
     writeln!(out, "c knights-sat export of {source}")?;
@@ -222,7 +204,7 @@ pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<Linea
             }
         },
         (Puzzle::Exchange(p), Some(Question::Horizon(horizon))) => {
-            let projected = exchange_terms_per_step(p).saturating_mul(horizon);
+            let projected = full_step_size(p).saturating_mul(horizon);
             if projected > MAX_EXPORT_TERMS {
                 return Err(too_many_terms(horizon, projected));
             }

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use knights_sat_encodings::check::{replay_exchange, RuleViolation};
 use knights_sat_encodings::encode::distinct::DistinctPositions;
-use knights_sat_encodings::encode::exchange::{ExchangeEncoding, ExchangeOptions};
+use knights_sat_encodings::encode::exchange::{full_step_size, ExchangeEncoding, ExchangeOptions};
 use knights_sat_encodings::puzzle::{ExchangePuzzle, Move};
 
 use super::horizon::{first_reachable, HorizonOracle, HorizonSearch, Reached, SatHorizon};
@@ -92,6 +92,10 @@ fn checked(puzzle: &ExchangePuzzle, moves: Vec<Move>) -> Result<Vec<Move>, Error
 }
 
 /// The SAT proofs that a goal is unreachable, tried between two horizons.
+/// The most clauses one step over the whole board may take for the invariant and completeness
+/// proofs to be tried (about a gigabyte of solver memory over a few frames).
+const MAX_PROOF_STEP: usize = 2_000_000;
+
 struct UnreachableProofs<'a> {
     puzzle: &'a ExchangePuzzle,
     search: &'a ExchangeSearch,
@@ -106,6 +110,11 @@ impl UnreachableProofs<'_> {
     fn between(&mut self, horizon: usize, emit: &mut dyn FnMut(Event)) -> Result<ControlFlow<()>, Error> {
         let max = self.search.max_horizon;
         if self.reachable || horizon == 0 || !(horizon.is_power_of_two() || horizon == max) {
+            return Ok(ControlFlow::Continue(()));
+        }
+        // Both proofs encode moves over the whole board; where that alone would take gigabytes
+        // (sliders on a large board), the horizon search goes on without them.
+        if full_step_size(self.puzzle) > MAX_PROOF_STEP {
             return Ok(ControlFlow::Continue(()));
         }
         emit(Event::Trying { horizon, query: Query::Invariant });

@@ -329,6 +329,24 @@ impl ExchangeEncoding {
     }
 }
 
+/// About how many clauses (or linear terms) one time step of an exchange takes when every
+/// square is in play, as in a transition relation over the whole board: for each move, its
+/// share of the move and frame constraints and one constraint per square it lands on or passes
+/// over, holding every group's occupancy there. Counted from the moves alone, without building
+/// anything: sliders on a large board make this many millions.
+pub fn full_step_size(puzzle: &ExchangePuzzle) -> usize {
+    let groups = puzzle.groups();
+    let mut size = 0usize;
+    for &group in &groups {
+        for from in puzzle.board.squares() {
+            for step in move_steps(&puzzle.board, group.kind, from, puzzle.pawns(group)) {
+                size = size.saturating_add(4 + (1 + step.between.len()) * (1 + groups.len()));
+            }
+        }
+    }
+    size
+}
+
 impl HorizonEncoding for ExchangeEncoding {
     type Solution = Vec<Move>;
 
