@@ -350,6 +350,25 @@ pub fn full_step_size(puzzle: &ExchangePuzzle) -> usize {
 impl HorizonEncoding for ExchangeEncoding {
     type Solution = Vec<Move>;
 
+    /// Counted as in [`full_step_size`], over the moves from the cells a piece may stand on at
+    /// the last time step encoded.
+    fn next_step_size(&self) -> Option<usize> {
+        let last = self.occupancy.last()?;
+        let n_cells = self.squares.len();
+        let groups = self.groups.len();
+        let mut size = 0usize;
+        for (g, hops) in self.hops.iter().enumerate() {
+            for (a, from) in hops.iter().enumerate() {
+                if last[g * n_cells + a].is_some() {
+                    for hop in from {
+                        size = size.saturating_add(4 + (1 + hop.between.len()) * (1 + groups));
+                    }
+                }
+            }
+        }
+        Some(size)
+    }
+
     /// The number of moves encoded so far.
     fn horizon(&self) -> usize {
         self.occupancy.len() - 1

@@ -28,6 +28,13 @@ pub trait HorizonEncoding {
     /// Reads the solution out of a model in which the goal switch of `horizon` holds.
     fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Self::Solution;
 
+    /// About how many clauses the next time step will add, told before it is built, so that a
+    /// search can refuse a step too large to hold in memory; `None` when the encoding cannot
+    /// tell (its steps stay small).
+    fn next_step_size(&self) -> Option<usize> {
+        None
+    }
+
     /// Appends time steps until `horizon` are encoded.
     fn extend_to<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) {
         while self.horizon() < horizon {

@@ -58,7 +58,7 @@ impl<'a, E: HorizonEncoding> SatHorizon<'a, E> {
         emit(Event::Trying { horizon, query });
         let clock = Instant::now();
         let (encoding, solver) = self.formula(!self.incremental)?;
-        encoding.extend_to(horizon, solver.pending());
+        grow(encoding, horizon, solver)?;
         Ok(solver.ask(&[], (horizon, query), encoding.n_vars(), clock, emit)?)
     }
 }
@@ -75,7 +75,7 @@ impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
         emit(Event::Trying { horizon, query });
         let clock = Instant::now();
         let (encoding, solver) = self.formula(!self.incremental)?;
-        encoding.extend_to(horizon, solver.pending());
+        grow(encoding, horizon, solver)?;
         let switch = encoding.goal_switch(horizon, solver.pending());
         if solver.ask(&[switch], (horizon, query), encoding.n_vars(), clock, emit)? == Answer::Unsat {
             solver.add(&[!switch])?;
@@ -85,4 +85,24 @@ impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
         self.switch = Some(switch);
         Ok(Some(solution))
     }
+}
+
+/// The most clauses one time step of a search may add: a step past it (a piece that slides far
+/// on a large board, tens of millions of clauses) would take gigabytes before the solver sees
+/// it, and is refused before it is built.
+pub const MAX_STEP_CLAUSES: usize = 5_000_000;
+
+/// Extends `encoding` to `horizon`, refusing any step that would pass [`MAX_STEP_CLAUSES`].
+fn grow<E: HorizonEncoding>(encoding: &mut E, horizon: usize, solver: &mut FedSolver) -> Result<(), Error> {
+    while encoding.horizon() < horizon {
+        if let Some(size) = encoding.next_step_size().filter(|&size| size > MAX_STEP_CLAUSES) {
+            return Err(Error::Unsupported(format!(
+                "time step {} would add about {size} clauses, more than the {MAX_STEP_CLAUSES} a step of \
+                 this search may take (pieces that slide far on a large board)",
+                encoding.horizon() + 1
+            )));
+        }
+        encoding.extend(solver.pending());
+    }
+    Ok(())
 }
