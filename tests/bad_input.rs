@@ -271,3 +271,27 @@ fn verify_refuses_a_stated_value_out_of_range_before_building_its_model() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_proof_number_past_sixty_four_bits_fails_the_check_without_a_panic() {
+    // Found by tests/fuzz.rs: VeriPB panics on such a number; `verify` names the line instead.
+    let dir = std::env::temp_dir().join(format!("knights-sat-tests-{}-big-number", std::process::id()));
+    let run =
+        knights_sat(&["solve", "puzzles/knights-domination-8x8.toml", "--quiet", "--certify", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    let mut lines: Vec<String> = proof.lines().map(String::from).collect();
+    let at = lines.iter().position(|l| l.starts_with("pol ")).expect("a pol step");
+    let rest = lines[at].split_once(' ').unwrap().1.split_once(' ').unwrap().1.to_string();
+    lines[at] = format!("pol 18446744073709551616 {rest}");
+    std::fs::write(dir.join("proof.pbp"), lines.join("\n") + "\n").unwrap();
+    let run = knights_sat(&["verify", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(
+        run.stdout.contains(&format!("malformed input at {}:{}", dir.join("proof.pbp").display(), at + 1)),
+        "{}",
+        run.stdout
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,8 +3,9 @@
 //! documented exit code (0, 2, 3 or 4; `verify` also 1, a failed part), never a panic, an abort
 //! or more memory than a cap.
 //!
-//! CI runs a few dozen cases of each property. A longer campaign raises the count, e.g.
-//! `KNIGHTS_SAT_FUZZ_CASES=2000 cargo test --release --test fuzz`; a failure is shrunk by
+//! CI runs a few dozen cases of each property, always the same ones. A longer campaign raises
+//! the count and draws other cases, e.g.
+//! `KNIGHTS_SAT_FUZZ_CASES=2000 KNIGHTS_SAT_FUZZ_SEED=7 cargo test --release --test fuzz`; a failure is shrunk by
 //! proptest to a small input, which then belongs in `tests/bad_input.rs`. With
 //! `KNIGHTS_SAT_FUZZ_LOG=1` every run of the binary prints a `fuzz-run` line (command, exit code,
 //! first line of its message) for the campaign's tally.
@@ -17,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use proptest::test_runner::Config;
+use proptest::test_runner::{Config, RngSeed};
 
 /// The address space a run of the binary may use (2 GiB): a runaway allocation aborts it, which
 /// the property reports.
@@ -27,10 +28,14 @@ const SOLVE_SECONDS: &str = "1";
 /// A run still going after this long is a runaway (every run asked for at most seconds).
 const RUNAWAY: Duration = Duration::from_secs(120);
 
-/// Cases per property: `KNIGHTS_SAT_FUZZ_CASES`, or `default`.
+/// Cases per property: `KNIGHTS_SAT_FUZZ_CASES`, or `default`. The cases come from a fixed seed,
+/// so that CI runs the same ones every time; `KNIGHTS_SAT_FUZZ_SEED=N` draws others (a campaign
+/// gives a new seed each run).
 fn config(default: u32) -> Config {
-    let cases = std::env::var("KNIGHTS_SAT_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
-    Config { cases, failure_persistence: None, ..Config::default() }
+    let number = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let cases = number("KNIGHTS_SAT_FUZZ_CASES").map_or(default, |n| n.min(u64::from(u32::MAX)) as u32);
+    let seed = number("KNIGHTS_SAT_FUZZ_SEED").unwrap_or(0x6675_7a7a);
+    Config { cases, failure_persistence: None, rng_seed: RngSeed::Fixed(seed), ..Config::default() }
 }
 
 /// A fresh path in this process's temporary directory.

@@ -6,6 +6,7 @@
 //! upper`, with the lower bound derived and the upper bound witnessed by a logged solution.
 //! Proofs that use unchecked assumptions are rejected.
 
+use std::cell::Cell;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -35,6 +36,7 @@ pub struct Bounds {
 /// rather than by memory.
 pub fn check(model: &Path, proof: &Path) -> Result<Bounds, String> {
     let reader = proof_file::open(proof).map_err(|e| format!("cannot read {}: {e}", proof.display()))?;
+    let proof_name = proof.display().to_string();
     let (model, proof) = (model.to_path_buf(), proof.to_path_buf());
     let run = move || -> Result<Vec<String>, String> {
         let (formula, variables, _labels) =
@@ -58,11 +60,37 @@ pub fn check(model: &Path, proof: &Path) -> Result<Bounds, String> {
         }
         Ok(conclusions)
     };
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+    match quietly(run) {
         Ok(Ok(conclusions)) => conclusion(&conclusions),
         Ok(Err(e)) => Err(e.lines().map(str::trim).collect::<Vec<_>>().join(" ")),
-        Err(_) => Err("VeriPB stopped on malformed input".into()),
+        Err(()) => Err(format!("VeriPB stopped on malformed input at {}:{}", proof_name, LINE.with(Cell::get))),
     }
+}
+
+thread_local! {
+    /// Whether a panic on this thread is caught and reported by [`quietly`], not printed.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+    /// The proof line being checked on this thread, for the report of a panic.
+    static LINE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs `f`, turning a panic into `Err(())` without the panic message on stderr: VeriPB panics
+/// on some malformed proofs (a number past 64 bits), which is a failed check, not a crash.
+/// Panics on other threads still print as usual.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(false));
+    result.map_err(|_| ())
 }
 
 /// Feeds the proof to `verifier` line by line, as VeriPB's own file loop does, but from any
@@ -73,6 +101,7 @@ fn verify_lines(verifier: &mut Verifier, reader: Box<dyn BufRead>, path: &Path) 
     for (index, line) in reader.lines().enumerate() {
         read += 1;
         let number = index + 1;
+        LINE.with(|l| l.set(number));
         let line = line.map_err(|e| format!("cannot read {} at line {number}: {e}", path.display()))?;
         if index == 0 && line.trim() != HEADER {
             return Err(format!("the proof does not start with `{HEADER}`"));
