@@ -233,6 +233,9 @@ fn a_legal_horizon_too_big_to_write_is_refused_before_it_is_built() {
     // Solved, the rook reaches the whole board in two moves, and the third step alone would take
     // tens of millions of clauses: refused before it is built, not after gigabytes.
     refuses(&["solve", wide, "--quiet"], "a step of this search may take");
+    // Found by tests/fuzz.rs: branch and bound on 36 mixed pieces would keep a dense basis of
+    // 18,236 conflict rows, 2.7 GB per thread; refused with the strategy that takes it named.
+    refuses(&["solve", "puzzles/independence-mixed-8x8.toml", "--strategy", "branch-and-bound"], "core-guided");
 }
 
 #[test]

@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 
 use super::problem::Problem;
+use super::MAX_BASIS_ROWS;
 use crate::solver::simplex::LpStatus;
 
 /// Rounds of separation at the root.
@@ -54,7 +55,7 @@ pub(super) fn strengthen(problem: &mut Problem) -> usize {
         cuts.sort_by(|a, b| b.violation.total_cmp(&a.violation));
         let before = kept.len();
         for cut in cuts {
-            if kept.len() - before == most_per_round {
+            if kept.len() - before == most_per_round || problem.rows.len() >= MAX_BASIS_ROWS {
                 break;
             }
             if seen.insert((cut.terms.clone(), cut.rhs)) {

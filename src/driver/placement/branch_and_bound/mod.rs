@@ -67,6 +67,12 @@ impl Default for Ingredients {
     }
 }
 
+/// The most rows the linear program may have: the simplex keeps a dense basis inverse of rows
+/// squared (6,000 rows: 288 MB per thread). Independence puzzles with a conflict row per
+/// attacking pair pass it on 8x8 (36 mixed pieces: 18,236 rows); domination by one kind up to
+/// 64x64 stays below it before its cuts, and the cuts stop there.
+pub(super) const MAX_BASIS_ROWS: usize = 6_000;
+
 /// Whether the branch-and-bound search can take `puzzle` (its linear model exists).
 pub fn supports(puzzle: &PlacementPuzzle) -> bool {
     placement_model(puzzle).is_ok()
@@ -93,6 +99,14 @@ fn search(
     let started = Instant::now();
     let model = placement_model(puzzle).map_err(|e| Error::Internal(format!("branch and bound: {e}")))?;
     let base = Problem::new(&model.model);
+    if base.rows.len() > MAX_BASIS_ROWS {
+        let gigabytes = (base.rows.len() as f64).powi(2) * 8.0 / 1e9;
+        return Err(Error::Unsupported(format!(
+            "branch and bound keeps a dense basis of its {} rows ({gigabytes:.1} GB per thread), more than \
+             the {MAX_BASIS_ROWS} rows it takes; use --strategy core-guided",
+            base.rows.len()
+        )));
+    }
     let n = base.n();
     let symmetries = if ingredients.symmetry {
         Symmetries::of(puzzle, n, |v| {
