@@ -177,8 +177,8 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_local_search: bool,
 
-    /// Placements, branch and bound: branch on fractional variables, not on covering rows (for
-    /// measuring).
+    /// Placements, branch and bound: branch on fractional variables, never on covering rows
+    /// (which it does where they are long, as a queen's; for measuring).
     #[arg(long, global = true)]
     pub no_row_branching: bool,
 

@@ -25,7 +25,7 @@ const TIGHT: f64 = 0.5;
 /// nodes in 19.5 s; none, 37,200 nodes in 36 s (the dense simplex pays for every row).
 const KEPT_SLACK: f64 = 1e-6;
 /// Rows longer than this (a queen's) are left out: their triples are many and weak.
-const LONGEST_ROW: usize = 16;
+pub(super) const LONGEST_ROW: usize = 16;
 
 /// A cut `Σ a·x >= rhs`.
 struct Cut {

@@ -55,7 +55,8 @@ pub struct Ingredients {
     pub reduced_costs: bool,
     /// The local search for a first placement.
     pub local_search: bool,
-    /// Branching on covering rows (otherwise on fractional variables only).
+    /// Branching on covering rows where they are long ([`branches_on_rows`]; otherwise on the
+    /// most fractional variable).
     pub row_branching: bool,
     /// Zero-half cuts from the covering rows at the root ([`cuts`]).
     pub cuts: bool,
@@ -108,6 +109,8 @@ fn search(
         )));
     }
     let n = base.n();
+    let ingredients =
+        Ingredients { row_branching: ingredients.row_branching && branches_on_rows(&base), ..ingredients };
     let symmetries = if ingredients.symmetry {
         Symmetries::of(puzzle, n, |v| {
             let mut one = vec![false; n];
@@ -263,6 +266,22 @@ fn root(problem: &Problem) -> (Lp, Option<f64>) {
         _ => None,
     };
     (lp, bound)
+}
+
+/// Whether the tree branches on covering rows: when they are long, as a queen's or a rook's
+/// are (more than [`cuts::LONGEST_ROW`] candidates on average). Short rows, as a knight's or a
+/// king's, make the relaxation strong, and a branching on the most fractional variable then
+/// keeps the tree smaller. Measured (two threads, cuts at the root): knight domination 15x15,
+/// 6,745 nodes (6.3 s) on variables against 15,207 (11.1 s) on rows, and 16x16 3,195 (5.1 s)
+/// against 10,341 (12.6 s); queen domination 14x14, 24,749 nodes (12.7 s) on variables against
+/// 38,546 (10.4 s) on rows.
+fn branches_on_rows(problem: &Problem) -> bool {
+    let (rows, terms) = problem
+        .rows
+        .iter()
+        .filter(|row| row.covering)
+        .fold((0, 0), |(rows, terms), row| (rows + 1, terms + row.terms.len()));
+    rows > 0 && terms > cuts::LONGEST_ROW * rows
 }
 
 /// The local search's time before the tree: longer for larger boards, where it pays most.
