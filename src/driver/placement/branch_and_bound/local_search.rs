@@ -8,6 +8,7 @@
 //! cost-lowering flip keeps the cost below the best, and every violated row gains weight. It
 //! only ever returns assignments that satisfy every row.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::problem::Problem;
@@ -31,10 +32,11 @@ struct State<'a> {
     rng: u64,
 }
 
-/// The best assignment found within `time`, if any satisfies every row. The search stops
-/// early at cost `target` (a proven bound: nothing cheaper exists), and when a quarter of its
-/// time has passed since its last improvement.
-pub(super) fn improve(problem: &Problem, time: Duration, target: Option<i64>) -> Option<Vec<bool>> {
+/// The best assignment found within `time`, or for as long as `more` is set, if any satisfies
+/// every row. The search stops early at cost `target` (a proven bound: nothing cheaper
+/// exists), and, once `more` is clear, when a quarter of its time has passed since its last
+/// improvement.
+pub(super) fn improve(problem: &Problem, time: Duration, target: Option<i64>, more: &AtomicBool) -> Option<Vec<bool>> {
     let n = problem.n();
     let m = problem.rows.len();
     let mut state = State {
@@ -59,7 +61,10 @@ pub(super) fn improve(problem: &Problem, time: Duration, target: Option<i64>) ->
     let mut rounds = 0u64;
     let mut improved = started;
     let patience = time / 4;
-    while idle < IDLE_ROUNDS && (rounds % 64 != 0 || (started.elapsed() < time && improved.elapsed() < patience)) {
+    // Time runs on while `more` is set (the cuts are still being separated on the other core).
+    let running =
+        |improved: Instant| more.load(Ordering::Relaxed) || (started.elapsed() < time && improved.elapsed() < patience);
+    while idle < IDLE_ROUNDS && (rounds % 64 != 0 || running(improved)) {
         rounds += 1;
         idle += 1;
         if state.violated.is_empty() {
