@@ -140,9 +140,9 @@ fn search(
         std::thread::scope(|scope| {
             cutting.store(true, Ordering::Relaxed);
             let cuts = scope.spawn(|| {
-                let strengthened = strengthen(base.clone());
-                cutting.store(false, Ordering::Relaxed);
-                strengthened
+                // Cleared however the separation ends, a panic included.
+                let _done = ClearOnDrop(&cutting);
+                strengthen(base.clone())
             });
             let found = local(&base);
             (cuts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), found)
@@ -209,6 +209,15 @@ fn search(
         emit(Event::Infeasible("no placement satisfies the rules".to_string()));
     }
     Ok(())
+}
+
+/// Clears its flag when dropped.
+struct ClearOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for ClearOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
 }
 
 /// The statistics of all threads together, as the caller sees them.
