@@ -186,6 +186,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_cuts: bool,
 
+    /// Placements, branch and bound: branch on the most fractional variable instead of
+    /// reliability branching (for measuring).
+    #[arg(long, global = true)]
+    pub no_strong_branching: bool,
+
     /// Do not restrict consecutive independent moves to one canonical order (for measuring).
     #[arg(long, global = true)]
     pub no_canonical_order: bool,

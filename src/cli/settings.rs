@@ -135,6 +135,7 @@ impl SolveSettings {
                 local_search: !options.no_local_search,
                 row_branching: !options.no_row_branching,
                 cuts: !options.no_cuts,
+                strong_branching: !options.no_strong_branching,
             },
             dominance: !options.no_dominance,
             threads: match options.threads {

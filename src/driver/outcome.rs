@@ -82,6 +82,10 @@ pub struct SearchStats {
     pub orbit_fixings: u64,
     /// Subtrees one thread handed to another.
     pub subtrees_shared: u64,
+    /// Variables measured by strong branching.
+    pub strong_branchings: u64,
+    /// Variables fixed because strong branching cut off their other side.
+    pub fixed_by_strong_branching: u64,
     /// Nodes searched by each thread (empty on one thread).
     pub thread_nodes: Vec<u64>,
     /// Board symmetries used (the identity left out).

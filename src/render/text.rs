@@ -52,7 +52,18 @@ pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 /// thread's nodes and the subtrees handed between them.
 fn search_table(outcome: &Outcome) -> String {
     let threaded = outcome.search.iter().any(|s| !s.thread_nodes.is_empty());
-    let mut header = vec!["seconds", "nodes", "LP solves", "pivots", "rc fixed", "orbit fixed", "bound", "best"];
+    let mut header = vec![
+        "seconds",
+        "nodes",
+        "LP solves",
+        "pivots",
+        "strong br.",
+        "sb fixed",
+        "rc fixed",
+        "orbit fixed",
+        "bound",
+        "best",
+    ];
     if threaded {
         header.extend(["nodes per thread", "handed over"]);
     }
@@ -64,6 +75,8 @@ fn search_table(outcome: &Outcome) -> String {
             s.nodes.to_string(),
             s.lp_solves.to_string(),
             s.pivots.to_string(),
+            s.strong_branchings.to_string(),
+            s.fixed_by_strong_branching.to_string(),
             s.fixed_by_reduced_cost.to_string(),
             s.orbit_fixings.to_string(),
             or_dash(s.bound),

@@ -366,8 +366,19 @@ impl Lp {
     /// Runs the dual simplex until the basis is optimal, the program is infeasible, or the
     /// dual objective exceeds `cutoff`.
     pub fn solve(&mut self, cutoff: f64) -> LpStatus {
+        self.solve_within(cutoff, usize::MAX)
+    }
+
+    /// [`Lp::solve`], stopped after `max_pivots` pivots: then `Optimal` holds the objective
+    /// of the basis reached, a lower bound on the optimum (every basis the dual simplex visits
+    /// is dual feasible), not the optimum itself.
+    pub fn solve_within(&mut self, cutoff: f64, max_pivots: usize) -> LpStatus {
         let mut iterations = 0usize;
+        let mut pivots = 0usize;
         loop {
+            if pivots >= max_pivots {
+                return LpStatus::Optimal(self.objective());
+            }
             if self.since_refactor >= REFACTOR_EVERY {
                 self.refactor();
             }
@@ -395,6 +406,7 @@ impl Lp {
             let target = if to_lower { self.lower[leaving] } else { self.upper[leaving] };
             self.pivot(r, q, target, to_lower);
             iterations += 1;
+            pivots += 1;
             if iterations > 50 * (self.m + self.n) + 1000 {
                 // Cycling or rounding trouble: rebuild and go on from a fresh inverse.
                 self.refactor();
@@ -446,6 +458,22 @@ impl Lp {
         self.at_upper[leaving] = !to_lower;
         self.since_refactor += 1;
         self.pivots += 1;
+    }
+
+    /// Takes the bounds, basis and inverse of `other`, a copy of this program (same rows),
+    /// reusing this one's memory.
+    pub fn copy_state_from(&mut self, other: &Lp) {
+        debug_assert!(self.m == other.m && self.n == other.n);
+        self.lower.copy_from_slice(&other.lower);
+        self.upper.copy_from_slice(&other.upper);
+        self.binv.copy_from_slice(&other.binv);
+        self.beta.copy_from_slice(&other.beta);
+        self.d.copy_from_slice(&other.d);
+        self.basis.copy_from_slice(&other.basis);
+        self.row_of.copy_from_slice(&other.row_of);
+        self.at_upper.copy_from_slice(&other.at_upper);
+        self.norms.copy_from_slice(&other.norms);
+        self.since_refactor = other.since_refactor;
     }
 
     /// The value of structural variable `j` at the current basis.

@@ -26,6 +26,7 @@ mod local_search;
 mod orbits;
 mod pool;
 mod problem;
+mod strong;
 mod tree;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,11 +62,21 @@ pub struct Ingredients {
     pub row_branching: bool,
     /// Zero-half cuts from the covering rows at the root ([`cuts`]).
     pub cuts: bool,
+    /// Reliability branching among the fractional variables ([`strong`]; otherwise the most
+    /// fractional one).
+    pub strong_branching: bool,
 }
 
 impl Default for Ingredients {
     fn default() -> Self {
-        Ingredients { symmetry: true, reduced_costs: true, local_search: true, row_branching: true, cuts: true }
+        Ingredients {
+            symmetry: true,
+            reduced_costs: true,
+            local_search: true,
+            row_branching: true,
+            cuts: true,
+            strong_branching: true,
+        }
     }
 }
 
@@ -165,7 +176,9 @@ fn search(
         emit(Event::Solution { value, solution: Solution::Placement(placement) });
         emit(Event::Search(merged.total()));
     }
-    let cx = Context { puzzle, model: &model, symmetries: &symmetries, ingredients, pool: &pool };
+    let pseudocosts = strong::Pseudocosts::new(n, &symmetries);
+    let cx =
+        Context { puzzle, model: &model, symmetries: &symmetries, ingredients, pool: &pool, pseudocosts: &pseudocosts };
     let (sender, receiver) = mpsc::channel();
     let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -264,6 +277,8 @@ impl Merged {
             fixed_by_reduced_cost: sum(|s| s.fixed_by_reduced_cost),
             orbit_fixings: sum(|s| s.orbit_fixings),
             subtrees_shared: sum(|s| s.subtrees_shared),
+            strong_branchings: sum(|s| s.strong_branchings),
+            fixed_by_strong_branching: sum(|s| s.fixed_by_strong_branching),
             thread_nodes: if self.threads.len() > 1 {
                 self.threads.iter().map(|s| s.nodes).collect()
             } else {
@@ -319,8 +334,8 @@ mod tests {
     /// The value and the last proven bound of an eager search of domination of a `n`x`n`
     /// board by `letter`.
     fn eager(n: usize, letter: &str, threads: usize) -> (Option<usize>, Option<usize>, u64) {
-        // Without cuts, so that every board here has a tree to hand over.
-        run(n, letter, Ingredients { cuts: false, ..Ingredients::default() }, threads, true)
+        // Without cuts and strong branching, so that every board here has a tree to hand over.
+        run(n, letter, Ingredients { cuts: false, strong_branching: false, ..Ingredients::default() }, threads, true)
     }
 
     /// The value, the last proven bound and the subtrees handed over of a search of
@@ -380,6 +395,7 @@ mod tests {
             ("local search", Ingredients { local_search: false, ..all }),
             ("row branching", Ingredients { row_branching: false, ..all }),
             ("cuts", Ingredients { cuts: false, ..all }),
+            ("strong branching", Ingredients { strong_branching: false, ..all }),
             ("local search and symmetry", Ingredients { local_search: false, symmetry: false, ..all }),
         ];
         for (name, ingredients) in without {

@@ -190,12 +190,21 @@ impl Problem {
     /// assignment: `y·b + Σ_j min over x_j of (c_j - y·A_j) x_j`. It holds for any nonnegative
     /// `y`, so rounding in the simplex cannot make it wrong. Also returns the reduced costs.
     pub fn lagrangian(&self, y: &[f64]) -> (f64, Vec<f64>) {
+        self.lagrangian_with(y, None)
+    }
+
+    /// [`Problem::lagrangian`] with variable `fixed.0` (free) taken as fixed to `fixed.1`.
+    pub fn lagrangian_with(&self, y: &[f64], fixed: Option<(usize, bool)>) -> (f64, Vec<f64>) {
         let mut bound: f64 = self.rows.iter().zip(y).map(|(row, &yi)| yi.max(0.0) * row.rhs as f64).sum();
         let mut reduced = vec![0.0; self.n()];
         for (j, column) in self.columns.iter().enumerate() {
             let r = self.cost[j] as f64 - column.iter().map(|&(i, a)| y[i].max(0.0) * a as f64).sum::<f64>();
             reduced[j] = r;
-            bound += match self.value[j] {
+            let value = match fixed {
+                Some((v, one)) if v == j => i8::from(one),
+                _ => self.value[j],
+            };
+            bound += match value {
                 FREE => r.min(0.0),
                 1 => r,
                 _ => 0.0,

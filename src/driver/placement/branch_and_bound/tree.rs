@@ -12,6 +12,7 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use super::orbits::Symmetries;
 use super::pool::{value_of, Branching, Message, Pool, Task};
 use super::problem::{Problem, FREE};
+use super::strong::{self, Pseudocosts};
 use super::{Ingredients, REPORT_EVERY};
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
@@ -27,6 +28,7 @@ pub(super) struct Context<'a> {
     pub symmetries: &'a Symmetries,
     pub ingredients: Ingredients,
     pub pool: &'a Pool,
+    pub pseudocosts: &'a Pseudocosts,
 }
 
 /// A branching in progress: its candidates, the child being searched, and what a thread
@@ -61,6 +63,8 @@ pub(super) struct Worker<'a> {
     cx: &'a Context<'a>,
     problem: Problem,
     lp: Lp,
+    /// Scratch copy of the relaxation for strong branching.
+    probe: Option<Lp>,
     /// Decisions on the path from the root, for the node's symmetry group.
     decided_one: Vec<usize>,
     decided_zero: Vec<usize>,
@@ -86,6 +90,7 @@ impl<'a> Worker<'a> {
             cx,
             problem,
             lp,
+            probe: None,
             decided_one: Vec::new(),
             decided_zero: Vec::new(),
             is_one: vec![false; n],
@@ -209,7 +214,7 @@ impl<'a> Worker<'a> {
 
     fn send_stats(&mut self) {
         self.last_report = Instant::now();
-        self.stats.pivots = self.lp.pivots;
+        self.stats.pivots = self.lp.pivots + self.probe.as_ref().map_or(0, |p| p.pivots);
         let _ = self.events.send(Message::Stats(self.me, self.stats.clone()));
     }
 
@@ -318,7 +323,7 @@ impl<'a> Worker<'a> {
     /// The candidates to branch on, in the order of the children, and whether they form a
     /// covering row: the free variables of the covering row with the fewest of them, or the
     /// most fractional variable.
-    fn candidates(&self) -> (Vec<usize>, bool) {
+    fn candidates(&mut self, bound: f64) -> Candidates {
         let value = &self.problem.value;
         if self.cx.ingredients.row_branching {
             let mut best: Option<(usize, f64, usize)> = None;
@@ -339,19 +344,53 @@ impl<'a> Worker<'a> {
                 // child of every row was searched (it had been skipped): knight domination
                 // 15x15 in 11.2 s against 19.2 s with the least liked first.
                 vars.sort_by(|&a, &b| self.lp.value(b).total_cmp(&self.lp.value(a)));
-                return (vars, true);
+                return Candidates::Vars(vars, true);
             }
         }
-        let fractional = (0..self.problem.n())
-            .filter(|&j| value[j] == FREE)
-            .max_by(|&a, &b| frac(self.lp.value(a)).total_cmp(&frac(self.lp.value(b))));
-        (fractional.into_iter().collect(), false)
+        let free = (0..self.problem.n()).filter(|&j| value[j] == FREE);
+        let fractional: Vec<usize> = free.clone().filter(|&j| frac(self.lp.value(j)) > INTEGRAL_TOL).collect();
+        if fractional.is_empty() || !self.cx.ingredients.strong_branching {
+            // The most fractional (any free variable when rounding left none fractional).
+            let most = free.max_by(|&a, &b| frac(self.lp.value(a)).total_cmp(&frac(self.lp.value(b))));
+            return Candidates::Vars(most.into_iter().collect(), false);
+        }
+        let cutoff = self.cutoff();
+        let problem = &self.problem;
+        let choice = strong::choose(
+            &self.lp,
+            &mut self.probe,
+            &fractional,
+            (bound, cutoff),
+            self.cx.pseudocosts,
+            |y, j, one| problem.lagrangian_with(y, Some((j, one))).0,
+        );
+        self.stats.strong_branchings += choice.measured;
+        if choice.pruned {
+            return Candidates::Pruned;
+        }
+        if !choice.fixings.is_empty() {
+            return Candidates::Fix(choice.fixings);
+        }
+        Candidates::Vars(vec![choice.var], false)
     }
 
     /// Branches: child `i` places candidate `i` after the earlier candidates' orbits were
     /// emptied. With a single (fractional) candidate, the last child empties its orbit.
     fn branch(&mut self, bound: f64) -> Result<(), Error> {
-        let (candidates, covering) = self.candidates();
+        let (candidates, covering) = match self.candidates(bound) {
+            Candidates::Vars(candidates, covering) => (candidates, covering),
+            Candidates::Pruned => return Ok(()),
+            Candidates::Fix(fixings) => {
+                // The node again, with what strong branching proved: its bound can only rise.
+                self.stats.fixed_by_strong_branching += fixings.len() as u64;
+                for (v, one) in fixings {
+                    if self.problem.value[v] == FREE {
+                        self.problem.assign(v, one, &mut self.lp);
+                    }
+                }
+                return if self.problem.propagate(&mut self.lp) { self.node() } else { Ok(()) };
+            }
+        };
         if candidates.is_empty() {
             // Every variable is fixed and the relaxation was not integral: rounding trouble.
             let values: Vec<bool> = self.problem.value.iter().map(|&v| v == 1).collect();
@@ -442,6 +481,16 @@ impl<'a> Worker<'a> {
         }
         Ok(())
     }
+}
+
+/// What a node branches on.
+enum Candidates {
+    /// The candidates in the order of the children, and whether they form a covering row.
+    Vars(Vec<usize>, bool),
+    /// Strong branching cut off one side of these variables: fix them and solve the node again.
+    Fix(Vec<(usize, bool)>),
+    /// Strong branching cut off both sides of a variable.
+    Pruned,
 }
 
 /// Stops the other threads if this one panics, so that none waits for it for ever.
