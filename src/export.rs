@@ -16,7 +16,7 @@ use knights_sat_encodings::encode::bound::{BoundEncoding, ObjectiveBound};
 use knights_sat_encodings::encode::exchange::{full_step_size, ExchangeEncoding, ExchangeOptions};
 use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::tour::{TourEncoding, TourOptions};
-use knights_sat_encodings::encode::{AtMostOne, HorizonEncoding};
+use knights_sat_encodings::encode::{AtMostOne, HorizonEncoding, MAX_SWITCH_LITERALS};
 use knights_sat_encodings::linear::{
     exchange_model, flow_model, placement_model, tour_model, LinearModel, Relation, Sense,
 };
@@ -129,6 +129,12 @@ fn at_horizon(
                 encoding.horizon()
             )));
         }
+    }
+    if let Some(size) = encoding.goal_switch_size(horizon).filter(|&size| size > MAX_SWITCH_LITERALS) {
+        return Err(ExportError::Question(format!(
+            "the goal at horizon {horizon} needs about {size} literals, more than the {MAX_SWITCH_LITERALS} \
+             an export writes"
+        )));
     }
     let switch = encoding.goal_switch(horizon, &mut cnf);
     cnf.add_unit(switch);

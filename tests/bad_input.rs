@@ -233,6 +233,11 @@ fn a_legal_horizon_too_big_to_write_is_refused_before_it_is_built() {
     // Solved, the rook reaches the whole board in two moves, and the third step alone would take
     // tens of millions of clauses: refused before it is built, not after gigabytes.
     refuses(&["solve", wide, "--quiet"], "a step of this search may take");
+    // Found by tests/fuzz.rs: a free start on 64x64 touches 4,096 targets, and the goal of
+    // horizon 33 alone (a distance-to-go clause per target and time, each over every cell)
+    // would take billions of literals; refused before it is built, by export and by solve.
+    let free = puzzle_file("tour-64x64.toml", "kind = \"tour\"\nboard = \"64x64\"\nknights = [\"any\"]\n");
+    refuses(&["export", free.to_str().unwrap(), "--horizon", "33"], "literals");
     // Found by tests/fuzz.rs: branch and bound on 36 mixed pieces would keep a dense basis of
     // 18,236 conflict rows, 2.7 GB per thread; refused with the strategy that takes it named.
     refuses(&["solve", "puzzles/independence-mixed-8x8.toml", "--strategy", "branch-and-bound"], "core-guided");

@@ -7,6 +7,11 @@
 use rustsat::encodings::CollectClauses;
 use rustsat::types::Lit;
 
+/// The most literals a search or an export lets the goal of one horizon add (a tour's
+/// distance-to-go clauses: one per target and earlier time, each over every cell): about
+/// 200 MB before a solver sees them.
+pub const MAX_SWITCH_LITERALS: usize = 50_000_000;
+
 /// An encoding that grows one time step at a time, for a solver that keeps every clause.
 pub trait HorizonEncoding {
     /// What a model reaching the goal decodes to (an exchange's moves, a tour's route).
@@ -32,6 +37,13 @@ pub trait HorizonEncoding {
     /// search can refuse a step too large to hold in memory; `None` when the encoding cannot
     /// tell (its steps stay small).
     fn next_step_size(&self) -> Option<usize> {
+        None
+    }
+
+    /// About how many literals (an upper bound) the goal switch of `horizon` will add, told
+    /// before it is built; `None` when the encoding cannot tell (its switches stay small).
+    fn goal_switch_size(&self, horizon: usize) -> Option<usize> {
+        let _ = horizon;
         None
     }
 

@@ -20,7 +20,7 @@ use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
 
 pub use exchange::ExchangeEncoding;
-pub use horizon::HorizonEncoding;
+pub use horizon::{HorizonEncoding, MAX_SWITCH_LITERALS};
 
 /// Which of RustSAT's at-most-one encodings to use for "at most one" constraints.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -82,8 +82,11 @@ pub struct TourEncoding {
     reach: Vec<Vec<Option<usize>>>,
     /// The cell of each target.
     target_cells: Vec<usize>,
-    /// `to_target[j][c]`: moves from cell `c` to target `j`.
-    to_target: Vec<Vec<Option<usize>>>,
+    /// `to_target[j][c]`: moves from cell `c` to target `j` (a target per cell of a 64x64
+    /// board makes this table 16 million entries: kept small).
+    to_target: Vec<Vec<Option<u16>>>,
+    /// `within[j][d]`: cells at most `d` moves from target `j` (the last entry for any more).
+    within: Vec<Vec<usize>>,
     /// Whether knights may stand still in a step (several knights).
     waits: bool,
     at: Vec<Vec<Vec<Option<Lit>>>>,
@@ -112,7 +115,12 @@ impl TourEncoding {
         let by_cell = |distance: Vec<Option<usize>>| cells.iter().map(|s| distance[s.index()]).collect::<Vec<_>>();
         let reach = puzzle.knights.iter().map(|k| by_cell(puzzle.distances_from(k.candidates()))).collect();
         let target_cells = puzzle.targets.iter().map(|t| cell_of[t.index()].expect("targets are safe")).collect();
-        let to_target = puzzle.targets.iter().map(|&t| by_cell(puzzle.distances_from(&[t]))).collect();
+        let to_target: Vec<Vec<Option<u16>>> = puzzle
+            .targets
+            .iter()
+            .map(|&t| by_cell(puzzle.distances_from(&[t])).into_iter().map(|d| d.map(saturate_u16)).collect())
+            .collect();
+        let within = to_target.iter().map(|distances| cumulative(distances)).collect();
         let mut encoding = TourEncoding {
             puzzle: puzzle.clone(),
             options,
@@ -121,6 +129,7 @@ impl TourEncoding {
             reach,
             target_cells,
             to_target,
+            within,
             waits: puzzle.knights.len() > 1,
             at: Vec::new(),
             moved: Vec::new(),
@@ -344,7 +353,7 @@ impl HorizonEncoding for TourEncoding {
                     let mut clause = vec![!switch, self.touched[t][j]];
                     for layer in &self.at[t] {
                         for (c, lit) in layer.iter().enumerate() {
-                            if lit.is_some() && self.to_target[j][c].is_some_and(|d| d <= left) {
+                            if lit.is_some() && self.to_target[j][c].is_some_and(|d| usize::from(d) <= left) {
                                 clause.extend(*lit);
                             }
                         }
@@ -379,6 +388,22 @@ impl HorizonEncoding for TourEncoding {
         switch
     }
 
+    /// The distance-to-go clauses dominate: one per target and earlier time, each up to every
+    /// cell of every knight.
+    fn goal_switch_size(&self, horizon: usize) -> Option<usize> {
+        let knights = self.puzzle.knights.len();
+        let mut literals = self.target_cells.len() + 1;
+        if self.options.distance_to_go {
+            for within in &self.within {
+                for left in 1..=horizon {
+                    let cells = within[left.min(within.len() - 1)];
+                    literals = literals.saturating_add(2 + knights * cells);
+                }
+            }
+        }
+        Some(literals)
+    }
+
     /// The route of a model up to `horizon`; `value` tells a literal's value in the model.
     fn decode(&self, horizon: usize, value: impl Fn(Lit) -> bool) -> Route {
         let square_at = |t: usize, k: usize| {
@@ -402,6 +427,25 @@ impl HorizonEncoding for TourEncoding {
         }
         Route { starts, steps }
     }
+}
+
+/// `counts[d]`: the entries of `distances` at most `d`, for `d` up to the largest.
+fn cumulative(distances: &[Option<u16>]) -> Vec<usize> {
+    let largest = distances.iter().flatten().copied().max().unwrap_or(0);
+    let mut counts = vec![0; usize::from(largest) + 1];
+    for &d in distances.iter().flatten() {
+        counts[usize::from(d)] += 1;
+    }
+    for d in 1..counts.len() {
+        counts[d] += counts[d - 1];
+    }
+    counts
+}
+
+/// A distance as 16 bits: no board has a path of more moves than it has squares (at most
+/// 4,096), so nothing is cut.
+fn saturate_u16(distance: usize) -> u16 {
+    u16::try_from(distance).unwrap_or(u16::MAX)
 }
 
 /// The colour of a square: 0 for the colour of a1, 1 for the other. A knight changes colour at

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use knights_sat_encodings::encode::HorizonEncoding;
+use knights_sat_encodings::encode::{HorizonEncoding, MAX_SWITCH_LITERALS};
 use rustsat::instances::Cnf;
 use rustsat::types::Lit;
 
@@ -76,6 +76,13 @@ impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
         let clock = Instant::now();
         let (encoding, solver) = self.formula(!self.incremental)?;
         grow(encoding, horizon, solver)?;
+        if let Some(size) = encoding.goal_switch_size(horizon).filter(|&size| size > MAX_SWITCH_LITERALS) {
+            return Err(Error::Unsupported(format!(
+                "the goal at horizon {horizon} would take about {size} literals, more than the \
+                 {MAX_SWITCH_LITERALS} a query of this search may take (many targets on a large board; \
+                 --no-distance-to-go leaves the largest part out)"
+            )));
+        }
         let switch = encoding.goal_switch(horizon, solver.pending());
         if solver.ask(&[switch], (horizon, query), encoding.n_vars(), clock, emit)? == Answer::Unsat {
             solver.add(&[!switch])?;
