@@ -130,7 +130,7 @@ fn at_horizon(
             )));
         }
     }
-    if let Some(size) = encoding.goal_switch_size(horizon).filter(|&size| size > MAX_SWITCH_LITERALS) {
+    if let Some(size) = encoding.goal_switch_too_big(horizon) {
         return Err(ExportError::Question(format!(
             "the goal at horizon {horizon} needs about {size} literals, more than the {MAX_SWITCH_LITERALS} \
              an export writes"

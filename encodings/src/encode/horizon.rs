@@ -42,9 +42,14 @@ pub trait HorizonEncoding {
 
     /// About how many literals (an upper bound) the goal switch of `horizon` will add, told
     /// before it is built; `None` when the encoding cannot tell (its switches stay small).
-    fn goal_switch_size(&self, horizon: usize) -> Option<usize> {
-        let _ = horizon;
+    fn goal_switch_size(&self, _horizon: usize) -> Option<usize> {
         None
+    }
+
+    /// The size of the goal switch of `horizon`, if it passes [`MAX_SWITCH_LITERALS`]: a search
+    /// or an export refuses it before building it.
+    fn goal_switch_too_big(&self, horizon: usize) -> Option<usize> {
+        self.goal_switch_size(horizon).filter(|&size| size > MAX_SWITCH_LITERALS)
     }
 
     /// Appends time steps until `horizon` are encoded.

@@ -76,7 +76,7 @@ impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
         let clock = Instant::now();
         let (encoding, solver) = self.formula(!self.incremental)?;
         grow(encoding, horizon, solver)?;
-        if let Some(size) = encoding.goal_switch_size(horizon).filter(|&size| size > MAX_SWITCH_LITERALS) {
+        if let Some(size) = encoding.goal_switch_too_big(horizon) {
             return Err(Error::Unsupported(format!(
                 "the goal at horizon {horizon} would take about {size} literals, more than the \
                  {MAX_SWITCH_LITERALS} a query of this search may take (many targets on a large board; \

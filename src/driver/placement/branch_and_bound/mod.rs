@@ -10,7 +10,8 @@
 //! - **propagates** the rows over integers (a covering row with one candidate left places it);
 //! - **branches** on the covering row with the fewest candidates, one child per candidate in
 //!   an order taken from the relaxation's values, with orbital fixing under the board symmetries
-//!   ([`orbits`]); without covering rows, on the most fractional variable.
+//!   ([`orbits`]); where covering rows are short or absent, on a fractional variable chosen by
+//!   reliability branching ([`strong`]).
 //!
 //! Before the tree, zero-half cuts ([`cuts`]) strengthen the relaxation, and a local search ([`local_search`]) finds a good placement, so the
 //! tree mostly proves; every placement passes the rules checker before it is reported, and the

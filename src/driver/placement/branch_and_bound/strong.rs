@@ -112,6 +112,7 @@ pub(super) fn choose(
     pseudocosts: &Pseudocosts,
     exact_bound: impl Fn(&[f64], usize, bool) -> f64,
 ) -> Choice {
+    // Each candidate's change to either side: to 0 and to 1.
     let units = |j: usize| [lp.value(j), 1.0 - lp.value(j)];
     // Scores from the pseudocosts; the unreliable ones are only an order to measure in.
     let mut best = (f64::NEG_INFINITY, fractional[0]);
@@ -127,14 +128,14 @@ pub(super) fn choose(
                     best = (estimate, j);
                 }
             } else {
-                unreliable.push((estimate, j));
+                unreliable.push((estimate, j, u));
             }
         }
     }
     unreliable.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut choice = Choice { var: best.1, fixings: Vec::new(), pruned: false, measured: 0 };
     let mut since_better = 0;
-    for &(_, j) in &unreliable {
+    for &(_, j, u) in &unreliable {
         let probe = probe.get_or_insert_with(|| {
             let mut fresh = lp.clone();
             fresh.pivots = 0;
@@ -157,7 +158,6 @@ pub(super) fn choose(
                 LpStatus::Cutoff(o) | LpStatus::Optimal(o) => (o - bound).max(0.0),
             }
         });
-        let u = units(j);
         for side in 0..2 {
             if gains[side].is_finite() {
                 pseudocosts.record(j, side, gains[side] / u[side]);

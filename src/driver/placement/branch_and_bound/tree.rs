@@ -320,9 +320,9 @@ impl<'a> Worker<'a> {
             .collect()
     }
 
-    /// The candidates to branch on, in the order of the children, and whether they form a
-    /// covering row: the free variables of the covering row with the fewest of them, or the
-    /// most fractional variable.
+    /// What to branch on: the free variables of the covering row with the fewest of them, or
+    /// one fractional variable chosen by reliability branching ([`strong`]; the most fractional
+    /// one without it), or the fixings that strong branching proved first.
     fn candidates(&mut self, bound: f64) -> Candidates {
         let value = &self.problem.value;
         if self.cx.ingredients.row_branching {
