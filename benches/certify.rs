@@ -4,11 +4,11 @@
 //!
 //! ```text
 //! cargo bench --bench certify
-//! KNIGHTS_SAT_BENCH_SOLVER=cadical cargo bench --bench certify --features cadical
+//! KNIGHTS_SAT_BENCH_SOLVER=cadical cargo bench --bench certify
 //! ```
 //!
 //! Each run is the release `knights-sat` binary. The search uses `KNIGHTS_SAT_BENCH_SOLVER`
-//! (default `cadical`; `varisat` without the feature); the certificate's refutation is always
+//! (default `cadical`); the certificate's refutation is always
 //! varisat's, traced step by step. `KNIGHTS_SAT_BENCH_TIMEOUT` (seconds per run, default 60) stops a
 //! run, which is then shown as `> limit`.
 

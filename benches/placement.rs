@@ -3,7 +3,7 @@
 //! turn, and on one thread) and every SAT strategy, bound encoding and symmetry setting:
 //!
 //! ```text
-//! cargo bench --bench placement --features cadical
+//! cargo bench --bench placement
 //! ```
 //!
 //! Each run is the `knights-sat` binary with `--json --timeout`, so a run that passes the time

@@ -2,7 +2,7 @@
 //! the encoding switched off in turn:
 //!
 //! ```text
-//! cargo bench --bench tour --features cadical
+//! cargo bench --bench tour
 //! ```
 //!
 //! Each run is the `knights-sat` binary with `--json --timeout`. Environment:

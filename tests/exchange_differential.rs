@@ -158,8 +158,7 @@ fn random_puzzle(rng: &mut ChaCha8Rng) -> (ExchangePuzzle, GoalKind) {
 fn settings(i: usize) -> ExchangeSearch {
     let at_most_one = AtMostOne::from_name(AtMostOne::NAMES[i % AtMostOne::NAMES.len()]).unwrap();
     let refined = i % 7 != 3;
-    let solver =
-        if SolverKind::Cadical.is_available() && i % 3 == 0 { SolverKind::Cadical } else { SolverKind::Varisat };
+    let solver = if i % 3 == 0 { SolverKind::Cadical } else { SolverKind::Varisat };
     ExchangeSearch {
         solver,
         incremental: i % 4 != 1,

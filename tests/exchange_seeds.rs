@@ -34,7 +34,7 @@ fn assert_optimal(puzzle: &ExchangePuzzle, outcome: &Outcome, moves: usize) {
 }
 
 fn solvers() -> Vec<SolverKind> {
-    SolverKind::ALL.into_iter().filter(|s| s.is_available()).collect()
+    SolverKind::ALL.to_vec()
 }
 
 #[test]

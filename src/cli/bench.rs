@@ -16,7 +16,7 @@ use super::{CliError, Exit};
 pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
     super::settings::timeout(args.timeout)?;
     let (solvers, mip) = if args.solvers.is_empty() {
-        let sat = [SolverKind::Varisat, SolverKind::Cadical].into_iter().filter(|s| s.is_available()).collect();
+        let sat = SolverKind::ALL.to_vec();
         (sat, highs::is_available())
     } else {
         let (mut kinds, mut mip) = (Vec::new(), false);

@@ -1,50 +1,99 @@
-//! CaDiCaL through rustsat-cadical (cargo feature `cadical`).
+//! CaDiCaL, compiled from its C++ sources with the system's C++ compiler (the `cadical` crate;
+//! no bindgen, so no libclang), always built.
+//!
+//! CaDiCaL answers `val` only while its last answer is SAT and `failed` only while it is UNSAT;
+//! adding a clause ends either state. So the model and the failed assumptions are read out right
+//! after each call and kept, and the trait's accessors work whatever the driver adds in between.
+//! The crate's callbacks count learnt clauses, which stand for the conflicts the work table shows.
 
-use rustsat::solvers::{GetInternalStats, Solve, SolveIncremental, SolverResult};
-use rustsat::types::{Clause, Lit, TernaryVal};
+use rustsat::types::Lit;
 
 use super::{Answer, SatSolver, SolverError};
 
+/// Counts the clauses CaDiCaL learns: one per conflict (units and all, of any length).
+#[derive(Default)]
+struct LearntCount(u64);
+
+impl cadical::Callbacks for LearntCount {
+    fn max_length(&self) -> i32 {
+        // The length bound of the clauses passed to `learn`; their count is all that is kept.
+        i32::MAX
+    }
+
+    fn learn(&mut self, _clause: &[i32]) {
+        self.0 += 1;
+    }
+}
+
 /// The CaDiCaL backend.
 pub struct Cadical {
-    solver: rustsat_cadical::CaDiCaL<'static, 'static>,
+    solver: cadical::Solver<LearntCount>,
+    /// The value of each variable (by index) in the last model.
+    model: Vec<bool>,
+    /// The assumptions of the last call, as DIMACS literals.
+    assumed: Vec<i32>,
+    /// The assumptions CaDiCaL named as failed after the last UNSAT answer.
+    failed: Vec<Lit>,
+    /// Conflicts (learnt clauses) up to the end of the last call.
+    conflicts: u64,
 }
 
 impl Cadical {
     /// A fresh solver with no clauses.
     pub fn new() -> Self {
-        Cadical { solver: rustsat_cadical::CaDiCaL::default() }
+        let mut solver = cadical::Solver::new();
+        solver.set_callbacks(Some(LearntCount::default()));
+        Cadical { solver, model: Vec::new(), assumed: Vec::new(), failed: Vec::new(), conflicts: 0 }
     }
 }
 
-fn failed(e: impl std::fmt::Display) -> SolverError {
-    SolverError { solver: "cadical", message: e.to_string() }
+/// RustSAT's literal as a DIMACS integer (variables count from 1).
+fn dimacs(lit: Lit) -> i32 {
+    lit.to_ipasir()
 }
 
 impl SatSolver for Cadical {
     fn add_clause(&mut self, clause: &[Lit]) -> Result<(), SolverError> {
-        let clause: Clause = clause.iter().copied().collect();
-        self.solver.add_clause(clause).map_err(failed)
+        self.solver.add_clause(clause.iter().map(|&l| dimacs(l)));
+        Ok(())
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
-        match self.solver.solve_assumps(assumptions).map_err(failed)? {
-            SolverResult::Sat => Ok(Answer::Sat),
-            SolverResult::Unsat => Ok(Answer::Unsat),
-            SolverResult::Interrupted => Err(failed("interrupted")),
+        self.assumed.clear();
+        self.assumed.extend(assumptions.iter().map(|&l| dimacs(l)));
+        self.failed.clear();
+        let answer = self.solver.solve_with(self.assumed.iter().copied());
+        self.conflicts = self.solver.get_callbacks().map_or(0, |count| count.0);
+        match answer {
+            Some(true) => {
+                let vars = self.solver.max_variable().max(0) as usize;
+                self.model.clear();
+                self.model.extend((1..=vars).map(|v| self.solver.value(v as i32) == Some(true)));
+                Ok(Answer::Sat)
+            }
+            Some(false) => {
+                let solver = &self.solver;
+                self.failed = assumptions
+                    .iter()
+                    .zip(&self.assumed)
+                    .filter(|&(_, &d)| solver.failed(d))
+                    .map(|(&l, _)| l)
+                    .collect();
+                Ok(Answer::Unsat)
+            }
+            None => Err(SolverError { solver: "cadical", message: "the search stopped without an answer".to_string() }),
         }
     }
 
     fn value(&self, lit: Lit) -> bool {
-        matches!(self.solver.lit_val(lit), Ok(TernaryVal::True))
+        self.model.get(lit.vidx()).copied().unwrap_or(false) != lit.is_neg()
     }
 
     fn conflicts(&self) -> Option<u64> {
-        Some(self.solver.conflicts() as u64)
+        Some(self.conflicts)
     }
 
     fn failed_assumptions(&mut self) -> Vec<Lit> {
-        // RustSAT's core is a clause of negated assumptions.
-        self.solver.core().map(|core| core.into_iter().map(|l| !l).collect()).unwrap_or_default()
+        self.failed.clone()
     }
 }

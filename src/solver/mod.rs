@@ -1,11 +1,10 @@
 //! SAT solvers behind one small trait, so that the driver never depends on a particular solver.
 //!
 //! Literals are RustSAT's [`Lit`], the currency of the encodings. Each backend is one file:
-//! [`varisat`](self::varisat) is pure Rust and always built; CaDiCaL needs the `cadical` cargo
-//! feature. The linear-programming solvers sit beside them: [`highs`] (the MIP backend, cargo
+//! [`varisat`](self::varisat) is pure Rust, [`cadical`](self::cadical) is compiled from C++ by the
+//! system's compiler; both are always built. The linear-programming solvers sit beside them: [`highs`] (the MIP backend, cargo
 //! feature `mip`) and [`simplex`] (the dual simplex of the placement search, pure Rust).
 
-#[cfg(feature = "cadical")]
 mod cadical;
 pub mod highs;
 pub mod simplex;
@@ -55,16 +54,16 @@ pub trait SatSolver {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SolverKind {
-    /// varisat: pure Rust, always available.
-    #[default]
+    /// varisat: pure Rust; the solver whose proofs the certificates trace.
     Varisat,
-    /// CaDiCaL through rustsat-cadical (cargo feature `cadical`).
+    /// CaDiCaL, compiled from C++ with the crate `cadical`: the fastest, the default.
+    #[default]
     Cadical,
 }
 
 impl SolverKind {
-    /// Every backend, available in this build or not.
-    pub const ALL: [SolverKind; 2] = [SolverKind::Varisat, SolverKind::Cadical];
+    /// Every backend (each is always built).
+    pub const ALL: [SolverKind; 2] = [SolverKind::Cadical, SolverKind::Varisat];
 
     /// The backend's name on the command line.
     pub fn name(self) -> &'static str {
@@ -74,27 +73,11 @@ impl SolverKind {
         }
     }
 
-    /// Whether this build includes the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            SolverKind::Varisat => true,
-            SolverKind::Cadical => cfg!(feature = "cadical"),
-        }
-    }
-
     /// A fresh solver of this kind.
     pub fn create(self) -> Result<Box<dyn SatSolver>, SolverError> {
         match self {
             SolverKind::Varisat => Ok(Box::new(varisat::Varisat::new())),
-            #[cfg(feature = "cadical")]
             SolverKind::Cadical => Ok(Box::new(cadical::Cadical::new())),
-            #[cfg(not(feature = "cadical"))]
-            SolverKind::Cadical => Err(SolverError {
-                solver: "cadical",
-                message: "this knights-sat was built without CaDiCaL; rebuild with `--features cadical` \
-                          (it needs the system package libclang-dev)"
-                    .to_string(),
-            }),
         }
     }
 }
@@ -112,7 +95,7 @@ impl FromStr for SolverKind {
         SolverKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown solver `{s}`; choose varisat or cadical"))
+            .ok_or_else(|| format!("unknown solver `{s}`; choose cadical or varisat"))
     }
 }
 
@@ -122,7 +105,7 @@ mod tests {
 
     #[test]
     fn every_backend_answers_under_assumptions_and_names_failed_ones() {
-        for kind in SolverKind::ALL.into_iter().filter(|k| k.is_available()) {
+        for kind in SolverKind::ALL {
             let mut solver = kind.create().unwrap();
             let (a, b, c) = (Lit::positive(0), Lit::positive(1), Lit::positive(2));
             solver.add_clause(&[!a, !b]).unwrap();
@@ -149,7 +132,7 @@ mod tests {
             state % n
         };
         let mut checked = 0;
-        for kind in SolverKind::ALL.into_iter().filter(|k| k.is_available()) {
+        for kind in SolverKind::ALL {
             for _ in 0..200 {
                 let mut solver = kind.create().unwrap();
                 let lit = |v: u64, neg: u64| Lit::new(v as u32, neg == 1);
