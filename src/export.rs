@@ -145,30 +145,37 @@ fn at_horizon(
 /// and ten million clauses take about a gigabyte there (and some 200 MB of DIMACS).
 pub const MAX_EXPORT_CLAUSES: usize = 10_000_000;
 
-/// The most terms (non-zero coefficients) an exported linear model may have, for the same reason.
+/// The most terms (non-zero coefficients) a time-indexed linear model may have, written or
+/// handed to HiGHS, for the same reason.
 pub const MAX_EXPORT_TERMS: usize = 10_000_000;
 
-/// Refuses a time-indexed linear model too big to write before building it: its size at
-/// horizons 1 and 2 gives what each step adds, and every step adds as much.
-fn check_model_size(horizon: usize, build: impl Fn(usize) -> LinearModel) -> Result<(), ExportError> {
+/// The terms of the time-indexed linear model of an exchange or a tour at `horizon`, told
+/// before it is built (0 for a placement, whose model has no horizon). An exchange's step is
+/// about as large as its CNF step; a tour's is what its model grows by from horizon 1 to 2,
+/// and every later step adds as much.
+pub fn time_indexed_terms(puzzle: &Puzzle, horizon: usize) -> usize {
     let terms = |model: LinearModel| model.constraints.iter().map(|c| c.terms.len()).sum::<usize>();
-    if horizon <= 2 {
-        return Ok(());
+    match puzzle {
+        Puzzle::Placement(_) => 0,
+        Puzzle::Exchange(p) => full_step_size(p).saturating_mul(horizon),
+        Puzzle::Tour(_) if horizon <= 2 => 0,
+        Puzzle::Tour(p) => {
+            let (one, two) = (terms(tour_model(p, 1).model), terms(tour_model(p, 2).model));
+            two.saturating_add(two.saturating_sub(one).saturating_mul(horizon - 2))
+        }
     }
-    let (one, two) = (terms(build(1)), terms(build(2)));
-    let projected = two.saturating_add(two.saturating_sub(one).saturating_mul(horizon - 2));
-    if projected > MAX_EXPORT_TERMS {
-        return Err(too_many_terms(horizon, projected));
-    }
-    Ok(())
 }
 
-/// Why a linear model at `horizon` is not written.
-fn too_many_terms(horizon: usize, projected: usize) -> ExportError {
-    ExportError::Question(format!(
-        "a horizon of {horizon} needs about {projected} terms in the linear model, more than the \
-         {MAX_EXPORT_TERMS} an export writes"
-    ))
+/// Refuses a time-indexed linear model past [`MAX_EXPORT_TERMS`] before it is built.
+pub fn check_model_size(puzzle: &Puzzle, horizon: usize, who: &str) -> Result<(), String> {
+    let projected = time_indexed_terms(puzzle, horizon);
+    if projected > MAX_EXPORT_TERMS {
+        return Err(format!(
+            "a horizon of {horizon} needs about {projected} terms in the linear model, more than the \
+             {MAX_EXPORT_TERMS} {who}"
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `formula` as DIMACS CNF, with `source` and its meaning in comment lines.
@@ -205,15 +212,12 @@ pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<Linea
         (Puzzle::Tour(p), Some(Question::Horizon(horizon))) => match p.obstruction() {
             Some(reason) => Err(ExportError::Question(format!("the tour is infeasible: {reason}"))),
             None => {
-                check_model_size(horizon, |h| tour_model(p, h).model)?;
+                check_model_size(puzzle, horizon, "an export writes").map_err(ExportError::Question)?;
                 Ok(tour_model(p, horizon).model)
             }
         },
         (Puzzle::Exchange(p), Some(Question::Horizon(horizon))) => {
-            let projected = full_step_size(p).saturating_mul(horizon);
-            if projected > MAX_EXPORT_TERMS {
-                return Err(too_many_terms(horizon, projected));
-            }
+            check_model_size(puzzle, horizon, "an export writes").map_err(ExportError::Question)?;
             Ok(exchange_model(p, horizon).model)
         }
         (Puzzle::Exchange(p), None) => match flow_model(p, FLOW_POSITIONS) {

@@ -233,6 +233,10 @@ fn a_legal_horizon_too_big_to_write_is_refused_before_it_is_built() {
     // Solved, the rook reaches the whole board in two moves, and the third step alone would take
     // tens of millions of clauses: refused before it is built, not after gigabytes.
     refuses(&["solve", wide, "--quiet"], "a step of this search may take");
+    // The MIP backend's time-indexed model is sized before it is built, as an export's is.
+    if cfg!(feature = "mip") {
+        refuses(&["solve", wide, "--backend", "mip", "--quiet"], "HiGHS is given");
+    }
     // Found by tests/fuzz.rs: a free start on 64x64 touches 4,096 targets, and the goal of
     // horizon 33 alone (a distance-to-go clause per target and time, each over every cell)
     // would take billions of literals; refused before it is built, by export and by solve.

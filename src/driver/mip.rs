@@ -17,11 +17,12 @@ use std::time::Instant;
 use knights_sat_encodings::check::{check_placement, replay_exchange};
 use knights_sat_encodings::linear::{exchange_model, flow_model, placement_model, tour_model, Unsupported};
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
+use knights_sat_encodings::puzzle::tour::TourPuzzle;
 use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
 
 use super::horizon::{ask_highs, highs_error, nothing_between, MipHorizon};
 use super::{exchange, tour, Event, Knowledge, Outcome, Query, Solution};
-use crate::export::FLOW_POSITIONS;
+use crate::export::{check_model_size, FLOW_POSITIONS};
 use crate::solver::highs::Formulation;
 use crate::Error;
 
@@ -49,15 +50,23 @@ pub fn solve_mip(puzzle: &Puzzle, search: &MipSearch, on_event: &mut dyn FnMut(&
             one_model(false, on_event, |emit| network_flow(p, emit))
         }
         Puzzle::Exchange(p) => {
-            exchange::shortest(p, &mut MipHorizon::new(|h| exchange_model(p, h)), max, on_event, nothing_between)
+            let model_at = |h| {
+                check_model_size(puzzle, h, "HiGHS is given").map_err(Error::Unsupported)?;
+                Ok(exchange_model(p, h))
+            };
+            exchange::shortest(p, &mut MipHorizon::new(model_at), max, on_event, nothing_between)
         }
         Puzzle::Tour(_) if search.formulation == Formulation::NetworkFlow => {
             Err(highs_error("the network-flow model is for exchanges; tours have the time-indexed one"))
         }
         Puzzle::Tour(p) => {
             let oracle_for = |p: &_| {
-                let p = Clone::clone(p);
-                Ok(MipHorizon::new(move |h| tour_model(&p, h)))
+                let p: TourPuzzle = Clone::clone(p);
+                let whole = Puzzle::Tour(p.clone());
+                Ok(MipHorizon::new(move |h| {
+                    check_model_size(&whole, h, "HiGHS is given").map_err(Error::Unsupported)?;
+                    Ok(tour_model(&p, h))
+                }))
             };
             // The models of the `steps` objective minimise the moves already.
             tour::search(p, max, oracle_for, |_, _, _, route, _| Ok(route), on_event)

@@ -145,4 +145,33 @@ mod tests {
             assert_eq!(queen_behind_knight(PlacementGoal::Independence, line_of_sight), Err(attack));
         }
     }
+
+    /// Rooks on a 3x1 board with c1 cut out and b1 kept empty, at least one and at most two.
+    fn rooks_on_a_short_rank(placement: &[(u16, PieceKind)]) -> Result<usize, PlacementViolation> {
+        let mut board = Board::new(3, 1).unwrap();
+        board.remove(Square(2));
+        let kinds = vec![KindRule { kind: PieceKind::Rook, min: 1, max: Some(2), weight: 1 }];
+        let goal = PlacementGoal::Independence;
+        let puzzle =
+            PlacementPuzzle::new(None, board, goal, kinds, PawnDirection::Up, vec![Square(1)], vec![]).unwrap();
+        let placement: Vec<(Square, PieceKind)> = placement.iter().map(|&(s, kind)| (Square(s), kind)).collect();
+        check_placement(&puzzle, &placement)
+    }
+
+    #[test]
+    fn squares_cut_out_kept_empty_or_off_the_board_and_counts_out_of_range_are_refused() {
+        let rook = PieceKind::Rook;
+        assert_eq!(rooks_on_a_short_rank(&[(0, rook)]), Ok(1));
+        let forbidden =
+            |square: &str| Err(PlacementViolation::ForbiddenSquare { kind: "rook".into(), square: square.into() });
+        assert_eq!(rooks_on_a_short_rank(&[(1, rook)]), forbidden("b1"), "kept empty");
+        assert_eq!(rooks_on_a_short_rank(&[(2, rook)]), forbidden("c1"), "cut out");
+        assert_eq!(rooks_on_a_short_rank(&[(7, rook)]), forbidden("#7"), "off the board");
+        let too_few = Err(PlacementViolation::Count("0 rooks placed, outside 1..=2".into()));
+        assert_eq!(rooks_on_a_short_rank(&[]), too_few, "below the minimum");
+        assert_eq!(
+            rooks_on_a_short_rank(&[(0, PieceKind::Knight)]),
+            Err(PlacementViolation::Count("knights may not be placed".into()))
+        );
+    }
 }

@@ -49,12 +49,12 @@ impl TimeIndexedModel for TourModel {
 
 /// HiGHS on the model that `model_at` builds for each horizon.
 pub(crate) struct MipHorizon<'a, M> {
-    model_at: Box<dyn Fn(usize) -> M + 'a>,
+    model_at: Box<dyn Fn(usize) -> Result<M, Error> + 'a>,
 }
 
 impl<'a, M: TimeIndexedModel> MipHorizon<'a, M> {
-    /// Asks HiGHS the models of `model_at`.
-    pub fn new(model_at: impl Fn(usize) -> M + 'a) -> Self {
+    /// Asks HiGHS the models of `model_at` (which refuses a model too big to build).
+    pub fn new(model_at: impl Fn(usize) -> Result<M, Error> + 'a) -> Self {
         MipHorizon { model_at: Box::new(model_at) }
     }
 }
@@ -68,7 +68,7 @@ impl<M: TimeIndexedModel> HorizonOracle for MipHorizon<'_, M> {
         query: Query,
         emit: &mut dyn FnMut(Event),
     ) -> Result<Option<M::Solution>, Error> {
-        let modelled = (self.model_at)(horizon);
+        let modelled = (self.model_at)(horizon)?;
         Ok(ask_highs(modelled.model(), horizon, query, emit)?.map(|values| modelled.solution(&values)))
     }
 }

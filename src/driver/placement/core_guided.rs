@@ -239,3 +239,58 @@ fn bound_literal(session: &mut Session, oll: &mut Oll, t: usize, k: usize) -> Op
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use knights_sat_encodings::geometry::{Board, PawnDirection};
+    use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+
+    use crate::driver::placement::{solve_placement, PlacementSearch, Strategy};
+    use crate::driver::Event;
+
+    /// The events of a core-guided search of independence of `letter` on `n`x`n`: its value,
+    /// and for each proven bound, how many solver calls came before it.
+    fn bounds_after_calls(n: usize, letter: &str) -> (Option<usize>, Vec<(usize, usize)>) {
+        let puzzle = PlacementPuzzle::new(
+            None,
+            Board::new(n, n).unwrap(),
+            PlacementGoal::Independence,
+            KindRule::parse_letters(letter).unwrap(),
+            PawnDirection::Up,
+            Vec::new(),
+            Vec::new(),
+        )
+        .unwrap();
+        let search = PlacementSearch { strategy: Strategy::CoreGuided, ..PlacementSearch::default() };
+        let (mut calls, mut bounds, mut best) = (0, Vec::new(), None);
+        solve_placement(&puzzle, &search, &mut |event| match event {
+            Event::Step(_) => calls += 1,
+            Event::Bound(value) => bounds.push((*value, calls)),
+            Event::Solution { value, .. } => best = Some(*value),
+            _ => {}
+        })
+        .unwrap();
+        (best, bounds)
+    }
+
+    /// Kings that exclude one another come in 2x2 blocks: the groups found before the first
+    /// core prove the bound n²/4 with no solver call beyond the first, which asks for nothing.
+    #[test]
+    fn exclusive_groups_prove_the_kings_bound_before_any_core() {
+        for n in [4, 6, 8] {
+            let (best, bounds) = bounds_after_calls(n, "K");
+            assert_eq!(best, Some(n * n / 4), "{n}x{n}");
+            assert_eq!(bounds.first(), Some(&(n * n / 4, 1)), "{n}x{n}: {bounds:?}");
+        }
+    }
+
+    /// The cores climb down to the published knight independence numbers (n²/2 for even
+    /// n ≥ 4, 5 on 3x3), and the last bound proven is the value found.
+    #[test]
+    fn cores_reach_the_published_knight_independence_numbers() {
+        for (n, value) in [(3, 5), (4, 8), (6, 18)] {
+            let (best, bounds) = bounds_after_calls(n, "N");
+            assert_eq!((best, bounds.last().map(|b| b.0)), (Some(value), Some(value)), "{n}x{n}");
+        }
+    }
+}

@@ -128,7 +128,7 @@ pub struct PlacementSearch {
 }
 
 impl Default for PlacementSearch {
-    /// `auto` (branch and bound for covering goals, core-guided for independence), with varisat
+    /// `auto` (branch and bound for covering goals, core-guided for independence), with CaDiCaL
     /// and symmetry breaking for the SAT strategies.
     fn default() -> Self {
         PlacementSearch {
