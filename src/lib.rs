@@ -8,10 +8,10 @@
 
 #![warn(missing_docs)]
 
-pub mod bench;
 pub mod certify;
 pub mod driver;
 pub mod export;
+pub mod family;
 pub mod render;
 pub mod solver;
 

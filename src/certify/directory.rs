@@ -1,17 +1,14 @@
 //! Writing a certificate directory, and checking one.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
-use super::{certified_model, checker, opb_value, prove, solution, CertifyError, ColourArgument};
-use crate::driver::{Solution, MAX_HORIZON};
-use crate::encodings::check::{check_placement, replay_exchange, replay_tour};
-use crate::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
-use crate::encodings::puzzle::placement::MAX_WEIGHT;
-use crate::encodings::puzzle::tour::TourObjective;
+use super::{certified_model, checker, opb_value, prove, solution, CertifyError};
+use crate::driver::Solution;
+use crate::encodings::linear::write_opb;
 use crate::encodings::puzzle::{self, Puzzle};
+use crate::family;
 
 /// The files of a certificate besides its proof: the puzzle, the model and the solution. The
 /// proof is [`PROOF`] or, compressed, [`PROOF_GZ`].
@@ -43,7 +40,7 @@ pub fn certify(
     dir: &Path,
     compression: ProofCompression,
 ) -> Result<Certificate, CertifyError> {
-    let (model, assignment, colour) = model_and_assignment(puzzle, solution, value)?;
+    let (model, assignment, colour) = family::of(puzzle).certified_assignment(solution, value)?;
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(FILES[0]), puzzle_text)?;
     let mut opb = Vec::new();
@@ -54,42 +51,6 @@ pub fn certify(
     let figures = prove::prove_optimal(&model, &assignment, colour.as_ref(), proof.writer())?;
     let proof = proof.finish()?;
     Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
-}
-
-/// The certified model of `puzzle` at `value`, the values `solution` gives its variables, and
-/// for a lone knight's tour the colour argument.
-fn model_and_assignment(
-    puzzle: &Puzzle,
-    solution: &Solution,
-    value: usize,
-) -> Result<(LinearModel, Vec<bool>, Option<ColourArgument>), CertifyError> {
-    match (puzzle, solution) {
-        (Puzzle::Placement(p), Solution::Placement(pieces)) => {
-            let model = certified_model(puzzle, value)?;
-            let index: HashMap<&str, usize> =
-                model.variables.iter().enumerate().map(|(i, name)| (name.as_str(), i)).collect();
-            let mut values = vec![false; model.variables.len()];
-            for &(square, kind) in pieces {
-                let name = format!("{}_{}", kind.letter(), p.board.name(square));
-                let var =
-                    index.get(name.as_str()).ok_or_else(|| CertifyError::Internal(format!("no variable {name}")))?;
-                values[*var] = true;
-            }
-            Ok((model, values, None))
-        }
-        (Puzzle::Exchange(p), Solution::Moves(moves)) => {
-            let cap = exchange_model_at_most(p, value);
-            let values = cap.assignment(p, moves).map_err(CertifyError::Internal)?;
-            Ok((cap.model, values, None))
-        }
-        (Puzzle::Tour(p), Solution::Route(route)) => {
-            let cap = super::tour_cap_model(p, value)?;
-            let values = cap.assignment(p, route).map_err(CertifyError::Internal)?;
-            let colour = super::colour_argument(&cap, p);
-            Ok((cap.model, values, colour))
-        }
-        _ => Err(CertifyError::Internal("the solution is not of the puzzle's family".into())),
-    }
 }
 
 /// The three parts of a verification.
@@ -173,10 +134,7 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
         malformed(format!("solution.txt does not start with `{}` and a `value N` line", solution::HEADER))
     })?;
     // The value sizes the model of part b: one out of every puzzle's reach is refused first.
-    let (limit, of_what) = match &puzzle {
-        Puzzle::Placement(p) => (p.board.area() * MAX_WEIGHT, "the squares times the largest weight"),
-        _ => (MAX_HORIZON, "the longest horizon"),
-    };
+    let (limit, of_what) = family::of(&puzzle).value_limit();
     if value > limit {
         return Err(malformed(format!(
             "solution.txt: value {value} is out of range: this {} puzzle's value is at most {limit} ({of_what})",
@@ -201,21 +159,8 @@ fn verdict(part: Part, result: Result<String, String>) -> Check {
 /// a. Replays the solution with the rules checker.
 fn check_solution(puzzle: &Puzzle, text: &str, value: usize) -> Result<String, String> {
     let solution = solution::read_solution(puzzle, text)?;
-    let (replayed, unit) = match (puzzle, &solution) {
-        (Puzzle::Placement(p), Solution::Placement(pieces)) => {
-            (check_placement(p, pieces).map_err(|e| format!("the rules checker rejects it: {e}"))?, "")
-        }
-        (Puzzle::Exchange(p), Solution::Moves(moves)) => {
-            replay_exchange(p, moves).map_err(|e| format!("the rules checker rejects it: {e}"))?;
-            (moves.len(), " moves")
-        }
-        (Puzzle::Tour(p), Solution::Route(route)) => {
-            replay_tour(p, route).map_err(|e| format!("the rules checker rejects it: {e}"))?;
-            let unit = if p.objective == TourObjective::Steps { " time steps" } else { " moves" };
-            (route.value(p.objective), unit)
-        }
-        _ => return Err("the solution is not of the puzzle's family".into()),
-    };
+    let (replayed, unit) =
+        family::of(puzzle).replay(&solution).map_err(|e| format!("the rules checker rejects it: {e}"))?;
     if replayed != value {
         return Err(format!("replayed by the rules checker it has value {replayed}{unit}, not the stated {value}"));
     }

@@ -33,7 +33,7 @@ pub use prove::{prove_optimal, ProofFigures};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{colour_argument, tour_cap_model};
 
-use crate::encodings::linear::{exchange_model_at_most, placement_model, LinearModel};
+use crate::encodings::linear::LinearModel;
 use crate::encodings::puzzle::Puzzle;
 
 /// Why a certificate could not be written.
@@ -53,18 +53,15 @@ pub enum CertifyError {
 /// The model that a certificate for `puzzle` with objective value `value` states: the
 /// placement model, or for exchanges and tours the model with at most `value` moves.
 pub fn certified_model(puzzle: &Puzzle, value: usize) -> Result<LinearModel, CertifyError> {
-    Ok(match puzzle {
-        Puzzle::Placement(p) => placement_model(p).map_err(|e| CertifyError::Unsupported(e.to_string()))?.model,
-        Puzzle::Exchange(p) => exchange_model_at_most(p, value).model,
-        Puzzle::Tour(p) => tour_cap_model(p, value)?.model,
-    })
+    crate::family::of(puzzle).certified_model(value)
 }
 
 /// The objective value as `model.opb` states it: negated when the puzzle maximises.
 pub fn opb_value(puzzle: &Puzzle, value: usize) -> i64 {
     let value = value as i64;
-    match puzzle {
-        Puzzle::Placement(p) if !p.goal.minimises() => -value,
-        _ => value,
+    if crate::family::of(puzzle).maximises() {
+        -value
+    } else {
+        value
     }
 }

@@ -107,11 +107,7 @@ fn exchange(flags: InlineExchange) -> Result<ExchangePuzzle, PuzzleError> {
     place(&board, &mut start, 0, &flags.white, "--white")?;
     place(&board, &mut start, 1, &flags.black, "--black")?;
     let goal = if flags.swap {
-        let mut goal = Position::empty(board.area());
-        for (square, piece) in start.pieces() {
-            goal.place(square, Piece { side: 1 - piece.side, kind: piece.kind }).expect("one piece per square");
-        }
-        goal
+        start.swap_sides()
     } else {
         if flags.goal_white.is_empty() && flags.goal_black.is_empty() {
             return Err(bad("--goal-white", "no goal: give --swap, or --goal-white and --goal-black".to_string()));

@@ -13,6 +13,7 @@ use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::tour::TourOptions;
 use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::puzzle::{self, Puzzle};
+use knights_sat::family;
 use knights_sat::solver::highs::{self, Formulation};
 
 use knights_sat::solver::SolverKind;
@@ -104,7 +105,7 @@ impl SolveSettings {
                 ))
             }
         };
-        if mip == Some(Formulation::NetworkFlow) && !matches!(puzzle, Puzzle::Exchange(_)) {
+        if mip == Some(Formulation::NetworkFlow) && !family::of(&puzzle).has_flow_model() {
             let why = format!("the network-flow model is for exchanges; {source} is a {} puzzle", puzzle.kind());
             return Err(CliError::Usage(why));
         }

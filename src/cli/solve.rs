@@ -9,9 +9,9 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::driver::{solve_exchange, solve_placement, solve_tour, Event, Knowledge, Outcome, Solution, Status};
-use knights_sat::encodings::puzzle::tour::TourObjective;
+use knights_sat::driver::{Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
+use knights_sat::family::{self, Searches};
 use knights_sat::render::{self, Report};
 use knights_sat::solver::highs::Formulation;
 
@@ -71,20 +71,16 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     let started = Instant::now();
     let worker = {
         let puzzle = settings.puzzle.clone();
-        let search = settings.search;
-        let placement = settings.placement;
-        let tour = settings.tour;
+        let searches = Searches { exchange: settings.search, placement: settings.placement, tour: settings.tour };
         let mip = settings.mip;
         std::thread::Builder::new().name("search".into()).spawn(move || {
             let events = sender.clone();
             let mut report = |event: &Event| {
                 let _ = events.send(Message::Event(event.clone()));
             };
-            let search = || match (&puzzle, mip) {
-                (_, Some(formulation)) => with_mip(&puzzle, formulation, search.max_horizon, &mut report),
-                (Puzzle::Exchange(p), None) => solve_exchange(p, &search, &mut report),
-                (Puzzle::Placement(p), None) => solve_placement(p, &placement, &mut report),
-                (Puzzle::Tour(p), None) => solve_tour(p, &tour, &mut report),
+            let search = || match mip {
+                Some(formulation) => with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report),
+                None => family::of(&puzzle).solve(&searches, &mut report),
             };
             // A panic in a solver must end the command with an internal error, not leave the
             // main thread waiting for a message that never comes.
@@ -93,15 +89,9 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             let _ = sender.send(Message::Finished(result));
         })?
     };
-    let unit = match &settings.puzzle {
-        Puzzle::Tour(p) if p.objective == TourObjective::Steps => "time step",
-        _ => "move",
-    };
-    let progress = Progress::new(settings.progress && !settings.json, unit);
-    let mut knowledge = match &settings.puzzle {
-        Puzzle::Placement(p) if !p.goal.minimises() => Knowledge::maximising(),
-        _ => Knowledge::minimising(),
-    };
+    let family = family::of(&settings.puzzle);
+    let progress = Progress::new(settings.progress && !settings.json, family.step_unit());
+    let mut knowledge = if family.maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
     let (outcome, stop) = loop {
         let message = match settings.timeout {
             Some(limit) => match limit.checked_sub(started.elapsed()) {
@@ -133,7 +123,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         solver: settings.search.solver,
         mip: settings.mip,
         incremental: settings.search.incremental,
-        placement: matches!(settings.puzzle, Puzzle::Placement(_)).then_some(settings.placement),
+        placement: settings.puzzle.placement().map(|_| settings.placement),
         outcome: &outcome,
         stopped: stopped.as_deref(),
     };
@@ -145,14 +135,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     }
     out.flush()?;
     if let Some(path) = &settings.svg {
-        let picture = match (&outcome.solution, &settings.puzzle) {
-            (Some(Solution::Route(route)), Puzzle::Tour(puzzle)) => Some(render::tour_svg(puzzle, route)),
-            (Some(Solution::Placement(placement)), Puzzle::Placement(puzzle)) => {
-                Some(render::placement_svg(puzzle, placement, settings.svg_attacks))
-            }
-            (Some(Solution::Moves(moves)), Puzzle::Exchange(puzzle)) => Some(render::exchange_svg(puzzle, moves)),
-            _ => None,
-        };
+        let picture = outcome.solution.as_ref().and_then(|s| family.svg(s, settings.svg_attacks));
         match picture {
             Some(svg) => std::fs::write(path, svg)
                 .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?,

@@ -15,10 +15,13 @@
 use std::time::Instant;
 
 use knights_sat_encodings::check::{check_placement, replay_exchange};
-use knights_sat_encodings::linear::{exchange_model, flow_model, placement_model, tour_model, Unsupported};
+use knights_sat_encodings::encode::exchange::full_step_size;
+use knights_sat_encodings::linear::{
+    exchange_model, flow_model, placement_model, tour_model, tour_model_terms, Unsupported,
+};
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use knights_sat_encodings::puzzle::tour::TourPuzzle;
-use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
+use knights_sat_encodings::puzzle::ExchangePuzzle;
 
 use super::horizon::{ask_highs, highs_error, nothing_between, MipHorizon};
 use super::{exchange, tour, Event, Knowledge, Outcome, Query, Solution};
@@ -41,37 +44,48 @@ impl Default for MipSearch {
     }
 }
 
-/// Solves `puzzle` with HiGHS, reporting every model solved to `on_event`.
-pub fn solve_mip(puzzle: &Puzzle, search: &MipSearch, on_event: &mut dyn FnMut(&Event)) -> Result<Outcome, Error> {
-    let max = search.max_horizon;
-    match puzzle {
-        Puzzle::Placement(p) => one_model(!p.goal.minimises(), on_event, |emit| placement(p, emit)),
-        Puzzle::Exchange(p) if search.formulation == Formulation::NetworkFlow => {
-            one_model(false, on_event, |emit| network_flow(p, emit))
-        }
-        Puzzle::Exchange(p) => {
-            let model_at = |h| {
-                check_model_size(puzzle, h, "HiGHS is given").map_err(Error::Unsupported)?;
-                Ok(exchange_model(p, h))
-            };
-            exchange::shortest(p, &mut MipHorizon::new(model_at), max, on_event, nothing_between)
-        }
-        Puzzle::Tour(_) if search.formulation == Formulation::NetworkFlow => {
-            Err(highs_error("the network-flow model is for exchanges; tours have the time-indexed one"))
-        }
-        Puzzle::Tour(p) => {
-            let oracle_for = |p: &_| {
-                let p: TourPuzzle = Clone::clone(p);
-                let whole = Puzzle::Tour(p.clone());
-                Ok(MipHorizon::new(move |h| {
-                    check_model_size(&whole, h, "HiGHS is given").map_err(Error::Unsupported)?;
-                    Ok(tour_model(&p, h))
-                }))
-            };
-            // The models of the `steps` objective minimise the moves already.
-            tour::search(p, max, oracle_for, |_, _, _, route, _| Ok(route), on_event)
-        }
+/// Solves a placement's covering and conflict model with HiGHS, once.
+pub fn solve_placement_mip(puzzle: &PlacementPuzzle, on_event: &mut dyn FnMut(&Event)) -> Result<Outcome, Error> {
+    one_model(!puzzle.goal.minimises(), on_event, |emit| placement(puzzle, emit))
+}
+
+/// Solves an exchange with HiGHS: its network-flow model once, or its time-indexed model at
+/// horizons 0, 1, 2, … until one is feasible.
+pub fn solve_exchange_mip(
+    puzzle: &ExchangePuzzle,
+    search: &MipSearch,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<Outcome, Error> {
+    if search.formulation == Formulation::NetworkFlow {
+        return one_model(false, on_event, |emit| network_flow(puzzle, emit));
     }
+    let model_at = |h| {
+        let projected = full_step_size(puzzle).saturating_mul(h);
+        check_model_size(projected, h, "HiGHS is given").map_err(Error::Unsupported)?;
+        Ok(exchange_model(puzzle, h))
+    };
+    exchange::shortest(puzzle, &mut MipHorizon::new(model_at), search.max_horizon, on_event, nothing_between)
+}
+
+/// Solves a tour with HiGHS: its time-indexed model at horizons from 0 upward, leg by leg for
+/// a lone knight in a listed order.
+pub fn solve_tour_mip(
+    puzzle: &TourPuzzle,
+    search: &MipSearch,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<Outcome, Error> {
+    if search.formulation == Formulation::NetworkFlow {
+        return Err(highs_error("the network-flow model is for exchanges; tours have the time-indexed one"));
+    }
+    let oracle_for = |p: &TourPuzzle| {
+        let p = p.clone();
+        Ok(MipHorizon::new(move |h| {
+            check_model_size(tour_model_terms(&p, h), h, "HiGHS is given").map_err(Error::Unsupported)?;
+            Ok(tour_model(&p, h))
+        }))
+    };
+    // The models of the `steps` objective minimise the moves already.
+    tour::search(puzzle, search.max_horizon, oracle_for, |_, _, _, route, _| Ok(route), on_event)
 }
 
 /// A search that solves one model, whose optimum is its own proof.

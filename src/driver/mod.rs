@@ -19,8 +19,19 @@ pub use exchange::{solve_exchange, ExchangeSearch};
 pub use horizon::{HorizonSearch, MAX_HORIZON};
 pub use invariant::{InvariantSearch, Reachability};
 #[cfg(feature = "mip")]
-pub use mip::{solve_mip, MipSearch};
+pub use mip::{solve_exchange_mip, solve_placement_mip, solve_tour_mip, MipSearch};
 pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};
 pub use placement::branch_and_bound::Ingredients;
 pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, TourSearch};
+
+/// Solves `puzzle` with HiGHS, reporting every model solved to `on_event` (see [`mip`]'s
+/// searches, one per family).
+#[cfg(feature = "mip")]
+pub fn solve_mip(
+    puzzle: &knights_sat_encodings::puzzle::Puzzle,
+    search: &MipSearch,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<Outcome, crate::Error> {
+    crate::family::of(puzzle).solve_mip(search, on_event)
+}

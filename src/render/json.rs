@@ -2,11 +2,12 @@
 
 use std::io::{self, Write};
 
-use knights_sat_encodings::puzzle::Puzzle;
 use serde::Serialize;
 
+use super::json_parts::JsonSolution;
 use super::Report;
-use crate::driver::{SearchStats, Solution, Status, StepStats};
+use crate::driver::{SearchStats, Status, StepStats};
+use crate::family;
 use crate::solver::highs::Formulation;
 
 #[derive(Serialize)]
@@ -59,86 +60,13 @@ struct JsonPuzzle<'a> {
     attacks: Option<&'static str>,
 }
 
-#[derive(Serialize)]
-#[serde(untagged)]
-enum JsonSolution {
-    Moves { moves: Vec<JsonMove> },
-    Placement { pieces: Vec<JsonPlaced> },
-    Route { starts: Vec<String>, moves: usize, time_steps: usize, steps: Vec<Vec<JsonJump>> },
-}
-
-#[derive(Serialize)]
-struct JsonJump {
-    /// Knight number from 1, in the puzzle's order.
-    knight: usize,
-    from: String,
-    to: String,
-}
-
-#[derive(Serialize)]
-struct JsonPlaced {
-    piece: &'static str,
-    square: String,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    side: String,
-    piece: &'static str,
-    from: String,
-    to: String,
-    notation: String,
-}
-
 /// Writes the report as one JSON object followed by a newline.
 pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let outcome = report.outcome;
-    let board = match report.puzzle {
-        Puzzle::Exchange(p) => &p.board,
-        Puzzle::Placement(p) => &p.board,
-        Puzzle::Tour(p) => &p.board,
-    };
-    let solution = match (&outcome.solution, report.puzzle) {
-        (Some(Solution::Moves(moves)), Puzzle::Exchange(puzzle)) => Some(JsonSolution::Moves {
-            moves: moves
-                .iter()
-                .map(|m| JsonMove {
-                    side: puzzle.sides[m.piece.side].name.clone(),
-                    piece: m.piece.kind.name(),
-                    from: board.name(m.from),
-                    to: board.name(m.to),
-                    notation: m.notation(board),
-                })
-                .collect(),
-        }),
-        (Some(Solution::Placement(placement)), _) => Some(JsonSolution::Placement {
-            pieces: placement.iter().map(|&(s, k)| JsonPlaced { piece: k.name(), square: board.name(s) }).collect(),
-        }),
-        (Some(Solution::Route(route)), _) => Some(JsonSolution::Route {
-            starts: route.starts.iter().map(|&s| board.name(s)).collect(),
-            moves: route.moves(),
-            time_steps: route.time_steps(),
-            steps: route
-                .steps
-                .iter()
-                .map(|step| {
-                    step.iter()
-                        .map(|j| JsonJump { knight: j.knight + 1, from: board.name(j.from), to: board.name(j.to) })
-                        .collect()
-                })
-                .collect(),
-        }),
-        _ => None,
-    };
-    let (pieces, objective, attacks) = match report.puzzle {
-        Puzzle::Exchange(p) => (serde_json::Value::from(p.piece_count()), None, None),
-        Puzzle::Placement(p) => {
-            let kinds: String = p.kinds.iter().map(|r| r.kind.letter()).collect();
-            let objective = if p.goal.minimises() { "minimise" } else { "maximise" };
-            (serde_json::Value::from(kinds), Some(objective), Some(p.line_of_sight.name()))
-        }
-        Puzzle::Tour(p) => (serde_json::Value::from(p.knights.len()), Some(p.objective.name()), None),
-    };
+    let family = family::of(report.puzzle);
+    let board = family.board();
+    let solution = outcome.solution.as_ref().and_then(|s| family.json_solution(s));
+    let facts = family.json_facts();
     let value = JsonReport {
         puzzle: JsonPuzzle {
             source: report.source,
@@ -146,9 +74,9 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             name: report.puzzle.name(),
             board: format!("{}x{}", board.width(), board.height()),
             removed: board.removed_squares().map(|s| board.name(s)).collect(),
-            pieces,
-            objective,
-            attacks,
+            pieces: facts.pieces,
+            objective: facts.objective,
+            attacks: facts.attacks,
         },
         backend: if report.mip.is_some() { "mip" } else { "sat" },
         solver: if report.mip.is_some() { "highs" } else { report.solver.name() },

@@ -1,12 +1,16 @@
 //! Output: the outcome of a search as text for people ([`text`]) or as one JSON object for
 //! programs ([`json`]; its fields are documented in the README).
 
+mod bench;
 mod diagram;
+mod exchange;
 mod json;
+mod json_parts;
 mod placement;
 mod svg;
 mod text;
 mod tour;
+mod verdict;
 
 use knights_sat_encodings::puzzle::Puzzle;
 
@@ -14,10 +18,15 @@ use crate::driver::{Outcome, PlacementSearch};
 use crate::solver::highs::Formulation;
 use crate::solver::SolverKind;
 
+pub use bench::{csv as bench_csv, markdown as bench_markdown, BenchRow};
 pub use diagram::{board_diagram, piece_glyph, side_by_side};
+pub use exchange::exchange_text;
 pub use json::json;
+pub use json_parts::{JsonJump, JsonMove, JsonPlaced, JsonPuzzleFacts, JsonSolution};
+pub use placement::placement_text;
 pub use svg::{bench_chart, exchange_svg, placement_svg, tour_svg};
 pub use text::text;
+pub use tour::tour_text;
 
 /// Everything an answer reports: the puzzle, how it was searched, and what was found.
 #[derive(Clone, Copy, Debug)]

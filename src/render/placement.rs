@@ -5,12 +5,12 @@ use std::io::{self, Write};
 use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::placement::{LineOfSight, PlacementPuzzle};
 
-use super::text::{verdict, Units};
+use super::verdict::{verdict, Units};
 use super::Report;
 use crate::driver::Solution;
 
 /// Writes the title, verdict and board of a placement.
-pub(super) fn text(report: &Report, puzzle: &PlacementPuzzle, out: &mut dyn Write) -> io::Result<()> {
+pub fn placement_text(report: &Report, puzzle: &PlacementPuzzle, out: &mut dyn Write) -> io::Result<()> {
     let board = &puzzle.board;
     let name = puzzle.name.as_deref().map(|n| format!(" {n}:")).unwrap_or_default();
     let kinds: String = puzzle.kinds.iter().map(|r| r.kind.letter()).collect();

@@ -2,24 +2,14 @@
 
 use std::io::{self, Write};
 
-use knights_sat_encodings::check::replay_exchange;
-use knights_sat_encodings::puzzle::{ExchangePuzzle, Puzzle};
-
-use super::diagram::{board_diagram, side_by_side};
 use super::Report;
-use crate::driver::{Outcome, Query, Solution, Status, Strategy};
+use crate::driver::{Outcome, Query, Strategy};
+use crate::family;
 use crate::solver::Answer;
 
-/// Columns the diagrams may fill.
-pub(super) const WIDTH: usize = 100;
-
-/// Writes the report as text.
+/// Writes the report as text: the family's title, verdict and solution, then the work done.
 pub fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    match report.puzzle {
-        Puzzle::Exchange(puzzle) => exchange(report, puzzle, out)?,
-        Puzzle::Placement(puzzle) => super::placement::text(report, puzzle, out)?,
-        Puzzle::Tour(puzzle) => super::tour::text(report, puzzle, out)?,
-    }
+    family::of(report.puzzle).write_text(report, out)?;
     if !report.outcome.stats.is_empty() {
         writeln!(out)?;
         let mode = match report.placement {
@@ -97,136 +87,6 @@ fn search_table(outcome: &Outcome) -> String {
         .collect();
     let (symmetries, cuts) = outcome.search.last().map_or((0, 0), |s| (s.symmetries, s.cuts));
     format!("{}\nsymmetries used: {symmetries}; cuts at the root: {cuts}", lines.join("\n"))
-}
-
-/// The words for the objective of a puzzle: what is counted and in which direction.
-pub(super) struct Units {
-    /// One of them (`move`, `piece`).
-    pub one: &'static str,
-    /// Several (`moves`, `pieces`).
-    pub many: &'static str,
-    /// Whether more is better.
-    pub maximise: bool,
-}
-
-impl Units {
-    pub(super) fn count(&self, n: usize) -> String {
-        format!("{n} {}", if n == 1 { self.one } else { self.many })
-    }
-}
-
-pub(super) const MOVES: Units = Units { one: "move", many: "moves", maximise: false };
-
-fn exchange(report: &Report, puzzle: &ExchangePuzzle, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "{}", title(report, puzzle))?;
-    writeln!(out, "{}", verdict(report.outcome, report.stopped, &MOVES))?;
-    if let Some(Solution::Moves(moves)) = &report.outcome.solution {
-        writeln!(out)?;
-        writeln!(out, "Moves")?;
-        let notation: Vec<String> =
-            moves.iter().enumerate().map(|(i, m)| format!("{:>3}. {}", i + 1, m.notation(&puzzle.board))).collect();
-        let width = notation.iter().map(String::len).max().unwrap_or(0) + 2;
-        for row in notation.chunks((WIDTH / width).max(1)) {
-            let line: String = row.iter().map(|n| format!("{n:<width$}")).collect();
-            writeln!(out, "{}", line.trim_end())?;
-        }
-        writeln!(out)?;
-        writeln!(out, "Positions ({})", legend(puzzle))?;
-        // The driver only reports replayed solutions, so this replay cannot fail.
-        if let Ok(positions) = replay_exchange(puzzle, moves) {
-            let blocks: Vec<(String, Vec<String>)> = positions
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let title = if i == 0 {
-                        "start".to_string()
-                    } else {
-                        format!("{i}. {}", moves[i - 1].notation(&puzzle.board))
-                    };
-                    (title, board_diagram(&puzzle.board, p, puzzle.sides.len()))
-                })
-                .collect();
-            write!(out, "{}", side_by_side(&blocks, WIDTH))?;
-        }
-    } else if report.outcome.status != Status::Optimal {
-        writeln!(out)?;
-        let blocks = [
-            ("start".to_string(), board_diagram(&puzzle.board, &puzzle.start, puzzle.sides.len())),
-            ("goal".to_string(), board_diagram(&puzzle.board, &puzzle.goal, puzzle.sides.len())),
-        ];
-        write!(out, "{}", side_by_side(&blocks, WIDTH))?;
-    }
-    Ok(())
-}
-
-/// Which letters stand for which side, e.g. `upper case: white; lower case: black`.
-fn legend(puzzle: &ExchangePuzzle) -> String {
-    let parts: Vec<String> = puzzle
-        .sides
-        .iter()
-        .enumerate()
-        .map(|(i, side)| match i {
-            0 => format!("upper case: {}", side.name),
-            1 => format!("lower case: {}", side.name),
-            n => format!("letter and {}: {}", n + 1, side.name),
-        })
-        .collect();
-    parts.join("; ")
-}
-
-fn title(report: &Report, puzzle: &ExchangePuzzle) -> String {
-    let name = puzzle.name.as_deref().map(|n| format!(" {n}:")).unwrap_or_default();
-    let removed = puzzle.board.removed_squares().count();
-    let removed = match removed {
-        0 => String::new(),
-        1 => ", 1 square removed".to_string(),
-        n => format!(", {n} squares removed"),
-    };
-    format!(
-        "{}:{name} exchange on {}x{}{removed}, {} pieces",
-        report.source,
-        puzzle.board.width(),
-        puzzle.board.height(),
-        puzzle.piece_count()
-    )
-}
-
-/// One line: the status, the value, the bound, and why the search ended.
-pub(super) fn verdict(outcome: &Outcome, stopped: Option<&str>, units: &Units) -> String {
-    let impossible = match (units.maximise, outcome.bound) {
-        (false, 0) | (true, usize::MAX) => None,
-        (false, b) => Some(b - 1),
-        (true, b) => Some(b + 1),
-    };
-    let proved = impossible.map(|n| format!("{} proved impossible", units.count(n))).unwrap_or_default();
-    let mut line = match (outcome.status, outcome.value) {
-        (Status::Optimal, Some(v)) => {
-            let proof = if proved.is_empty() { "nothing better exists".to_string() } else { proved };
-            format!("optimal: {}; {proof}", units.count(v))
-        }
-        (Status::Feasible, Some(v)) => format!("feasible: {} found; {}", units.count(v), or_nothing(&proved)),
-        (Status::Infeasible, _) => match (&outcome.reason, outcome.within) {
-            (Some(reason), _) => format!("infeasible: {reason}"),
-            (None, Some(h)) => format!(
-                "infeasible within {}: no solution has {h} moves or fewer (raise --max-horizon to search further)",
-                MOVES.count(h)
-            ),
-            (None, None) => "infeasible".to_string(),
-        },
-        _ => format!("unknown: no solution found; {}", or_nothing(&proved)),
-    };
-    if let Some(why) = stopped {
-        line.push_str(&format!(" ({why})"));
-    }
-    line
-}
-
-fn or_nothing(proved: &str) -> String {
-    if proved.is_empty() {
-        "no bound proved yet".to_string()
-    } else {
-        proved.to_string()
-    }
 }
 
 /// The statistics of every solver call as an aligned table (a MIP's constraints are rows).

@@ -7,7 +7,7 @@ use knights_sat_encodings::check::replay_tour;
 use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::tour::{Route, TourObjective, TourPuzzle, VisitOrder};
 
-use super::text::{verdict, Units, MOVES, WIDTH};
+use super::verdict::{verdict, Units, MOVES, WIDTH};
 use super::Report;
 use crate::driver::{Query, Solution};
 use crate::solver::Answer;
@@ -15,7 +15,7 @@ use crate::solver::Answer;
 const STEPS: Units = Units { one: "time step", many: "time steps", maximise: false };
 
 /// Writes the title, verdict, moves and board of a tour.
-pub(super) fn text(report: &Report, puzzle: &TourPuzzle, out: &mut dyn Write) -> io::Result<()> {
+pub fn tour_text(report: &Report, puzzle: &TourPuzzle, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", title(report, puzzle))?;
     let units = if puzzle.objective == TourObjective::Steps { &STEPS } else { &MOVES };
     writeln!(out, "{}", verdict(report.outcome, report.stopped, units))?;

@@ -133,6 +133,17 @@ pub fn tour_model(puzzle: &TourPuzzle, horizon: usize) -> TourModel {
     tour_model_for(puzzle, Horizon::Exactly(horizon))
 }
 
+/// The terms of a tour's time-indexed linear model at `horizon`, told before it is built: what
+/// the model grows by from horizon 1 to 2, every later step adds as much.
+pub fn tour_model_terms(puzzle: &TourPuzzle, horizon: usize) -> usize {
+    if horizon <= 2 {
+        return 0;
+    }
+    let terms = |model: TourModel| model.model.constraints.iter().map(|c| c.terms.len()).sum::<usize>();
+    let (one, two) = (terms(tour_model(puzzle, 1)), terms(tour_model(puzzle, 2)));
+    two.saturating_add(two.saturating_sub(one).saturating_mul(horizon - 2))
+}
+
 /// The 0-1 linear model of `puzzle` in at most `cap` moves, one knight at a time, their number
 /// minimised; for the `steps` objective, at most `cap` time steps of knights jumping together,
 /// their number minimised.

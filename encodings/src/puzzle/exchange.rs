@@ -48,6 +48,17 @@ impl Position {
         self.squares[square.index()].take()
     }
 
+    /// The goal of a two-sided swap: every piece of one side stands where a piece of the same
+    /// kind of the other side stood (sides 0 and 1 exchanged).
+    pub fn swap_sides(&self) -> Position {
+        let mut swapped = self.clone();
+        for (square, piece) in self.pieces() {
+            swapped.take(square);
+            swapped.place(square, Piece { side: 1 - piece.side, kind: piece.kind }).expect("square just emptied");
+        }
+        swapped
+    }
+
     /// All pieces with their squares, in square order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.squares.iter().enumerate().filter_map(|(i, p)| p.map(|p| (Square(i as u16), p)))

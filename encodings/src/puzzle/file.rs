@@ -171,7 +171,7 @@ impl Context<'_> {
                     format!("`swap = true` needs exactly two sides, not {}", sides.len()),
                 ));
             }
-            goal = swap_sides(&start);
+            goal = start.swap_sides();
         }
         let name = raw.name.clone();
         ExchangePuzzle::new(name, board, sides, start, goal).map_err(|mismatch| {
@@ -206,16 +206,6 @@ impl Context<'_> {
         }
         Ok(())
     }
-}
-
-/// The goal of a two-sided swap: every piece of one side stands where the other side's stood.
-fn swap_sides(start: &Position) -> Position {
-    let mut swapped = start.clone();
-    for (square, piece) in start.pieces() {
-        swapped.take(square);
-        swapped.place(square, Piece { side: 1 - piece.side, kind: piece.kind }).expect("square just emptied");
-    }
-    swapped
 }
 
 /// Parses `Na1` (a kind letter and a square) or `a2` (a pawn).

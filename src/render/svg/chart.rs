@@ -3,7 +3,7 @@
 //! suite, a cactus plot instead (per configuration, the puzzles it proved, sorted by time).
 
 use super::{escape, rect, shorten, text, STYLES};
-use crate::bench::BenchRow;
+use crate::render::BenchRow;
 
 /// The most puzzles drawn as grouped bars; a larger suite gets a cactus plot.
 const MOST_BARRED: usize = 12;

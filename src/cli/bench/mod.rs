@@ -4,13 +4,17 @@
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use knights_sat::bench::{configurations, csv, markdown, run as run_one, suite_files, BenchRow};
 use knights_sat::encodings::puzzle;
-use knights_sat::render::bench_chart;
+use knights_sat::family;
+use knights_sat::render::{bench_chart, bench_csv, bench_markdown, BenchRow};
 use knights_sat::solver::{highs, SolverKind};
 
 use super::args::BenchArgs;
 use super::{CliError, Exit};
+
+mod runs;
+
+use runs::{run as run_one, suite_files};
 
 /// Runs the suite and returns the exit code.
 pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
@@ -41,7 +45,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
     let mut runs = Vec::new();
     for file in &files {
         let puzzle = puzzle::load(file)?;
-        for config in configurations(&puzzle, &solvers, mip) {
+        for config in family::of(&puzzle).bench_runs(&solvers, mip) {
             runs.push((file.clone(), config));
         }
     }
@@ -61,7 +65,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let table = markdown(&rows, args.timeout);
+    let table = bench_markdown(&rows, args.timeout);
     print!("{table}");
     if let Some(dir) = &args.out {
         let write = |name: &str, text: String| {
@@ -72,7 +76,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", dir.display()))))?;
         write("results.md", table)?;
-        write("results.csv", csv(&rows))?;
+        write("results.csv", bench_csv(&rows))?;
         write("chart.svg", bench_chart(&rows, args.timeout))?;
     }
     Ok(Exit::Solved)
