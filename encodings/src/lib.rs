@@ -1,4 +1,5 @@
-//! Board geometry, puzzle models and their CNF encodings for knights-sat.
+//! The puzzles of knights-sat without a solver: board geometry, puzzle models and their files,
+//! their CNF and 0-1 linear encodings, and the rules checkers and ground truths that test them.
 //!
 //! The crate is layered so that each layer only looks down:
 //!

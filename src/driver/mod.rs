@@ -8,16 +8,14 @@
 mod exchange;
 mod fed_solver;
 mod horizon;
-mod invariant;
 #[cfg(feature = "mip")]
 mod mip;
 mod outcome;
 mod placement;
 mod tour;
 
-pub use exchange::{solve_exchange, ExchangeSearch};
+pub use exchange::{solve_exchange, ExchangeSearch, InvariantSearch, Reachability};
 pub use horizon::{HorizonSearch, MAX_HORIZON};
-pub use invariant::{InvariantSearch, Reachability};
 #[cfg(feature = "mip")]
 pub use mip::{solve_exchange_mip, solve_placement_mip, solve_tour_mip, MipSearch};
 pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};

@@ -3,8 +3,10 @@
 //! A model is plain data with its rules; it knows nothing about CNF. Files are parsed by
 //! [`parse`] (or [`load`]), which reports every problem with the file, line, column and field.
 
+mod context;
 mod error;
 pub mod exchange;
+mod exchange_file;
 mod file;
 pub mod placement;
 mod placement_file;
@@ -14,9 +16,9 @@ mod write;
 
 use std::path::Path;
 
+pub use context::parse_piece;
 pub use error::PuzzleError;
 pub use exchange::{ExchangePuzzle, Move, Position, Side};
-pub use file::parse_piece;
 pub use write::to_toml;
 
 /// A puzzle of any family.

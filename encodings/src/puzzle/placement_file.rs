@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::file::{Context, Text};
+use super::context::{Context, Text};
 use super::placement::{KindRule, LineOfSight, PlacementGoal, PlacementPuzzle};
 use super::PuzzleError;
 use crate::geometry::PawnDirection;

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::file::{Context, Text};
+use super::context::{Context, Text};
 use super::tour::{KnightStart, TourError, TourObjective, TourPuzzle, VisitOrder};
 use super::PuzzleError;
 

@@ -20,8 +20,11 @@ use knights_sat_encodings::encode::distinct::DistinctPositions;
 use knights_sat_encodings::encode::exchange::{full_step_size, ExchangeEncoding, ExchangeOptions};
 use knights_sat_encodings::puzzle::{ExchangePuzzle, Move};
 
+mod invariant;
+
+pub use invariant::{InvariantSearch, Reachability};
+
 use super::horizon::{first_reachable, HorizonOracle, HorizonSearch, Reached, SatHorizon};
-use super::invariant::{InvariantSearch, Reachability};
 use super::{Event, Knowledge, Outcome, Query, Solution, StepStats};
 use crate::solver::Answer;
 use crate::Error;
