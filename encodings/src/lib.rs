@@ -37,4 +37,5 @@ pub mod encode;
 pub mod geometry;
 pub mod ground_truth;
 pub mod linear;
+pub mod names;
 pub mod puzzle;

@@ -4,9 +4,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
-use super::{certified_model, checker, opb_value, prove, solution, CertifyError};
+use super::{checker, prove, solution, CertifyError};
 use crate::driver::Solution;
-use crate::encodings::linear::write_opb;
+use crate::encodings::linear::{write_opb, LinearModel};
 use crate::encodings::puzzle::{self, Puzzle};
 use crate::family;
 
@@ -27,6 +27,22 @@ pub struct Certificate {
     pub proof: StoredProof,
     /// The figures of the proof.
     pub figures: prove::ProofFigures,
+}
+
+/// The model that a certificate for `puzzle` with objective value `value` states: the
+/// placement model, or for exchanges and tours the model with at most `value` moves.
+pub fn certified_model(puzzle: &Puzzle, value: usize) -> Result<LinearModel, CertifyError> {
+    family::of(puzzle).certified_model(value)
+}
+
+/// The objective value as `model.opb` states it: negated when the puzzle maximises.
+pub fn opb_value(puzzle: &Puzzle, value: usize) -> i64 {
+    let value = value as i64;
+    if family::of(puzzle).maximises() {
+        -value
+    } else {
+        value
+    }
 }
 
 /// Writes the certificate of `solution` (objective value `value`, believed optimal) for

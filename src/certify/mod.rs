@@ -27,14 +27,13 @@ mod trace;
 
 pub use checker::{check, Bounds};
 pub use colour::ColourArgument;
-pub use directory::{certify, verify, Certificate, Check, Part, Verification, VerifyError, FILES};
+pub use directory::{
+    certified_model, certify, opb_value, verify, Certificate, Check, Part, Verification, VerifyError, FILES,
+};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, ProofFigures};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{colour_argument, tour_cap_model};
-
-use crate::encodings::linear::LinearModel;
-use crate::encodings::puzzle::Puzzle;
 
 /// Why a certificate could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -48,20 +47,4 @@ pub enum CertifyError {
     /// The pipeline broke one of its own invariants: a bug, never an answer.
     #[error("internal error while certifying: {0}")]
     Internal(String),
-}
-
-/// The model that a certificate for `puzzle` with objective value `value` states: the
-/// placement model, or for exchanges and tours the model with at most `value` moves.
-pub fn certified_model(puzzle: &Puzzle, value: usize) -> Result<LinearModel, CertifyError> {
-    crate::family::of(puzzle).certified_model(value)
-}
-
-/// The objective value as `model.opb` states it: negated when the puzzle maximises.
-pub fn opb_value(puzzle: &Puzzle, value: usize) -> i64 {
-    let value = value as i64;
-    if crate::family::of(puzzle).maximises() {
-        -value
-    } else {
-        value
-    }
 }

@@ -4,7 +4,6 @@
 //! Proofs of the larger puzzles run to hundreds of megabytes of text that compresses about
 //! fivefold, so [`ProofCompression::Auto`] keeps small proofs readable and compresses large ones.
 
-use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -36,31 +35,14 @@ pub enum ProofCompression {
     Gzip,
 }
 
-impl ProofCompression {
-    /// The names accepted on the command line.
-    pub const NAMES: [&'static str; 3] = ["auto", "none", "gzip"];
-}
+knights_sat_encodings::named_values!(ProofCompression { Auto => "auto", None => "none", Gzip => "gzip" });
 
 impl FromStr for ProofCompression {
     type Err = String;
 
     fn from_str(name: &str) -> Result<Self, String> {
-        match name {
-            "auto" => Ok(Self::Auto),
-            "none" => Ok(Self::None),
-            "gzip" => Ok(Self::Gzip),
-            _ => Err(format!("unknown proof compression `{name}`; expected one of {}", Self::NAMES.join(", "))),
-        }
-    }
-}
-
-impl fmt::Display for ProofCompression {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Auto => "auto",
-            Self::None => "none",
-            Self::Gzip => "gzip",
-        })
+        Self::from_name(name)
+            .ok_or_else(|| format!("unknown proof compression `{name}`; expected one of {}", Self::NAMES.join(", ")))
     }
 }
 

@@ -80,7 +80,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             };
             let search = || match mip {
                 Some(formulation) => with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report),
-                None => family::of(&puzzle).solve(&searches, &mut report),
+                None => knights_sat::driver::solve(&puzzle, &searches, &mut report),
             };
             // A panic in a solver must end the command with an internal error, not leave the
             // main thread waiting for a message that never comes.

@@ -5,6 +5,7 @@
 //! into the final [`Outcome`] through [`Knowledge`]; a caller that stops a search early (on a
 //! timeout or Ctrl-C) folds the events it has seen and reports what is known at that moment.
 
+mod dispatch;
 mod exchange;
 mod fed_solver;
 mod horizon;
@@ -14,6 +15,9 @@ mod outcome;
 mod placement;
 mod tour;
 
+pub use dispatch::solve;
+#[cfg(feature = "mip")]
+pub use dispatch::solve_mip;
 pub use exchange::{solve_exchange, ExchangeSearch, InvariantSearch, Reachability};
 pub use horizon::{HorizonSearch, MAX_HORIZON};
 #[cfg(feature = "mip")]
@@ -22,14 +26,3 @@ pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Statu
 pub use placement::branch_and_bound::Ingredients;
 pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, TourSearch};
-
-/// Solves `puzzle` with HiGHS, reporting every model solved to `on_event` (see [`mip`]'s
-/// searches, one per family).
-#[cfg(feature = "mip")]
-pub fn solve_mip(
-    puzzle: &knights_sat_encodings::puzzle::Puzzle,
-    search: &MipSearch,
-    on_event: &mut dyn FnMut(&Event),
-) -> Result<Outcome, crate::Error> {
-    crate::family::of(puzzle).solve_mip(search, on_event)
-}

@@ -16,7 +16,9 @@ use crate::certify::{CertifyError, ColourArgument};
 use crate::driver::{solve_exchange, Event, Outcome, Solution, MAX_HORIZON};
 #[cfg(feature = "mip")]
 use crate::driver::{solve_exchange_mip, MipSearch};
-use crate::export::{at_horizon, check_model_size, wrong_question, ExportError, Formula, Question, FLOW_POSITIONS};
+use crate::export::parts::{
+    at_horizon, check_model_size, wrong_question, ExportError, Formula, Question, FLOW_POSITIONS,
+};
 use crate::render::{exchange_svg, exchange_text, JsonMove, JsonPuzzleFacts, JsonSolution, Report};
 use crate::solver::SolverKind;
 use crate::Error;

@@ -21,7 +21,7 @@ use crate::certify::{CertifyError, ColourArgument};
 #[cfg(feature = "mip")]
 use crate::driver::MipSearch;
 use crate::driver::{Event, ExchangeSearch, Outcome, PlacementSearch, Solution, TourSearch};
-use crate::export::{ExportError, Formula, Question};
+use crate::export::parts::{ExportError, Formula, Question};
 use crate::render::{JsonPuzzleFacts, JsonSolution, Report};
 use crate::solver::SolverKind;
 use crate::Error;

@@ -19,7 +19,7 @@ use crate::certify::{CertifyError, ColourArgument};
 use crate::driver::{solve_placement, Event, Outcome, Solution};
 #[cfg(feature = "mip")]
 use crate::driver::{solve_placement_mip, MipSearch};
-use crate::export::{wrong_question, ExportError, Formula, Question};
+use crate::export::parts::{wrong_question, ExportError, Formula, Question};
 use crate::render::{placement_svg, placement_text, JsonPlaced, JsonPuzzleFacts, JsonSolution, Report};
 use crate::solver::SolverKind;
 use crate::Error;

@@ -16,7 +16,7 @@ use crate::certify::{colour_argument, tour_cap_model, CertifyError, ColourArgume
 use crate::driver::{solve_tour, Event, Outcome, Solution, MAX_HORIZON};
 #[cfg(feature = "mip")]
 use crate::driver::{solve_tour_mip, MipSearch};
-use crate::export::{at_horizon, check_model_size, wrong_question, ExportError, Formula, Question};
+use crate::export::parts::{at_horizon, check_model_size, wrong_question, ExportError, Formula, Question};
 use crate::render::{tour_svg, tour_text, JsonJump, JsonPuzzleFacts, JsonSolution, Report};
 use crate::solver::SolverKind;
 use crate::Error;

@@ -3,7 +3,6 @@
 //! exactly the same puzzle. HiGHS is built only with the cargo feature `mip`; without it,
 //! [`Formulation`] still parses, and asking for the backend says how to build it.
 
-use std::fmt;
 use std::str::FromStr;
 
 #[cfg(feature = "mip")]
@@ -22,32 +21,14 @@ pub enum Formulation {
     NetworkFlow,
 }
 
-impl Formulation {
-    /// Every formulation.
-    pub const ALL: [Formulation; 2] = [Formulation::TimeIndexed, Formulation::NetworkFlow];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Formulation::TimeIndexed => "time-indexed",
-            Formulation::NetworkFlow => "network-flow",
-        }
-    }
-}
-
-impl fmt::Display for Formulation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+knights_sat_encodings::named_values!(Formulation { TimeIndexed => "time-indexed", NetworkFlow => "network-flow" });
 
 impl FromStr for Formulation {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Formulation::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
-            format!("unknown MIP model `{s}`; choose one of {}", Formulation::ALL.map(Formulation::name).join(", "))
-        })
+        Formulation::from_name(s)
+            .ok_or_else(|| format!("unknown MIP model `{s}`; choose one of {}", Formulation::NAMES.join(", ")))
     }
 }
 

@@ -10,7 +10,6 @@ pub mod highs;
 pub mod simplex;
 mod varisat;
 
-use std::fmt;
 use std::str::FromStr;
 
 use rustsat::types::Lit;
@@ -61,18 +60,9 @@ pub enum SolverKind {
     Cadical,
 }
 
+knights_sat_encodings::named_values!(SolverKind { Cadical => "cadical", Varisat => "varisat" });
+
 impl SolverKind {
-    /// Every backend (each is always built).
-    pub const ALL: [SolverKind; 2] = [SolverKind::Cadical, SolverKind::Varisat];
-
-    /// The backend's name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            SolverKind::Varisat => "varisat",
-            SolverKind::Cadical => "cadical",
-        }
-    }
-
     /// A fresh solver of this kind.
     pub fn create(self) -> Result<Box<dyn SatSolver>, SolverError> {
         match self {
@@ -82,20 +72,11 @@ impl SolverKind {
     }
 }
 
-impl fmt::Display for SolverKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for SolverKind {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        SolverKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown solver `{s}`; choose cadical or varisat"))
+        SolverKind::from_name(s).ok_or_else(|| format!("unknown solver `{s}`; choose cadical or varisat"))
     }
 }
 

@@ -27,28 +27,12 @@ pub enum BoundEncoding {
     BinaryAdder,
 }
 
-impl BoundEncoding {
-    /// Every encoding, in the order of [`BoundEncoding::NAMES`].
-    pub const ALL: [BoundEncoding; 4] = [
-        BoundEncoding::Totalizer,
-        BoundEncoding::GeneralizedTotalizer,
-        BoundEncoding::DynamicPolyWatchdog,
-        BoundEncoding::BinaryAdder,
-    ];
-
-    /// Names accepted on the command line.
-    pub const NAMES: [&'static str; 4] = ["totalizer", "gte", "dpw", "adder"];
-
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        Self::NAMES[Self::ALL.iter().position(|&e| e == self).expect("every encoding is listed")]
-    }
-
-    /// The encoding with the given command-line name.
-    pub fn from_name(name: &str) -> Option<BoundEncoding> {
-        Self::NAMES.iter().position(|n| *n == name).map(|i| Self::ALL[i])
-    }
-}
+crate::named_values!(BoundEncoding {
+    Totalizer => "totalizer",
+    GeneralizedTotalizer => "gte",
+    DynamicPolyWatchdog => "dpw",
+    BinaryAdder => "adder",
+});
 
 /// The most inputs a totalizer takes, a weighted term counting once per unit of its weight:
 /// beyond it the encoding alone would take gigabytes.
@@ -65,12 +49,6 @@ impl BoundEncoding {
                  more than the {MAX_TOTALIZER_INPUTS} it takes"
             )
         })
-    }
-}
-
-impl std::fmt::Display for BoundEncoding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 

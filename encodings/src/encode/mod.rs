@@ -38,16 +38,15 @@ pub enum AtMostOne {
     Bitwise,
 }
 
+crate::named_values!(AtMostOne {
+    Pairwise => "pairwise",
+    Ladder => "ladder",
+    Bimander => "bimander",
+    Commander => "commander",
+    Bitwise => "bitwise",
+});
+
 impl AtMostOne {
-    /// Names accepted on the command line, in the order of the enum.
-    pub const NAMES: [&'static str; 5] = ["pairwise", "ladder", "bimander", "commander", "bitwise"];
-
-    /// The encoding with the given command-line name.
-    pub fn from_name(name: &str) -> Option<AtMostOne> {
-        let all = [Self::Pairwise, Self::Ladder, Self::Bimander, Self::Commander, Self::Bitwise];
-        Self::NAMES.iter().position(|n| *n == name).map(|i| all[i])
-    }
-
     /// Encodes "at most one of `lits` is true" into `clauses`.
     pub fn encode<C: CollectClauses>(self, lits: &[Lit], clauses: &mut C, vars: &mut dyn ManageVars) {
         if lits.len() < 2 {

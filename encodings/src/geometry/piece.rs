@@ -75,16 +75,9 @@ pub enum PawnDirection {
     Down,
 }
 
-impl PawnDirection {
-    /// The direction written `up` or `down`.
-    pub fn from_name(name: &str) -> Option<PawnDirection> {
-        match name {
-            "up" => Some(PawnDirection::Up),
-            "down" => Some(PawnDirection::Down),
-            _ => None,
-        }
-    }
+crate::named_values!(PawnDirection { Up => "up", Down => "down" });
 
+impl PawnDirection {
     /// The change of rank of one pawn step.
     pub fn delta(self) -> i64 {
         match self {

@@ -12,8 +12,6 @@
 //! placements never do: the two models have the same independent placements, and on those the
 //! same attacks, so only domination and total domination can tell them apart.
 
-use std::fmt;
-
 use crate::geometry::{attack_steps, Board, PawnDirection, PieceKind, Square};
 
 /// The largest weight of a kind: every sum of weights over a board of up to 64x64 squares
@@ -33,30 +31,14 @@ pub enum PlacementGoal {
     Independence,
 }
 
+crate::named_values!(PlacementGoal {
+    Domination => "domination",
+    IndependentDomination => "independent-domination",
+    TotalDomination => "total-domination",
+    Independence => "independence",
+});
+
 impl PlacementGoal {
-    /// Every goal, in the order of [`PlacementGoal::name`].
-    pub const ALL: [PlacementGoal; 4] = [
-        PlacementGoal::Domination,
-        PlacementGoal::IndependentDomination,
-        PlacementGoal::TotalDomination,
-        PlacementGoal::Independence,
-    ];
-
-    /// The name used in puzzle files and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            PlacementGoal::Domination => "domination",
-            PlacementGoal::IndependentDomination => "independent-domination",
-            PlacementGoal::TotalDomination => "total-domination",
-            PlacementGoal::Independence => "independence",
-        }
-    }
-
-    /// The goal with this name.
-    pub fn from_name(name: &str) -> Option<PlacementGoal> {
-        PlacementGoal::ALL.into_iter().find(|g| g.name() == name)
-    }
-
     /// Whether the objective is minimised (domination) or maximised (independence).
     pub fn minimises(self) -> bool {
         self != PlacementGoal::Independence
@@ -70,12 +52,6 @@ impl PlacementGoal {
     /// Whether placed pieces must not attack each other.
     pub fn independent(self) -> bool {
         matches!(self, PlacementGoal::Independence | PlacementGoal::IndependentDomination)
-    }
-}
-
-impl fmt::Display for PlacementGoal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -93,29 +69,7 @@ pub enum LineOfSight {
     Blocked,
 }
 
-impl LineOfSight {
-    /// Both models, in the order of [`LineOfSight::name`].
-    pub const ALL: [LineOfSight; 2] = [LineOfSight::EmptyBoard, LineOfSight::Blocked];
-
-    /// The name used in puzzle files and on the command line: `empty-board` or `blocked`.
-    pub fn name(self) -> &'static str {
-        match self {
-            LineOfSight::EmptyBoard => "empty-board",
-            LineOfSight::Blocked => "blocked",
-        }
-    }
-
-    /// The model with this name.
-    pub fn from_name(name: &str) -> Option<LineOfSight> {
-        LineOfSight::ALL.into_iter().find(|l| l.name() == name)
-    }
-}
-
-impl fmt::Display for LineOfSight {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::named_values!(LineOfSight { EmptyBoard => "empty-board", Blocked => "blocked" });
 
 /// The rules for one kind of piece that may be placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,7 +16,6 @@
 //! A knight that has nothing left to do simply stays where it stands (it keeps its square).
 
 use std::collections::VecDeque;
-use std::fmt;
 
 use crate::geometry::{attack_steps, move_steps, Board, PawnDirection, PieceKind, Square};
 
@@ -32,33 +31,12 @@ pub enum TourObjective {
     Feasible,
 }
 
+crate::named_values!(TourObjective { Moves => "moves", Steps => "steps", Feasible => "feasible" });
+
 impl TourObjective {
-    /// Every objective, in the order of [`TourObjective::name`].
-    pub const ALL: [TourObjective; 3] = [TourObjective::Moves, TourObjective::Steps, TourObjective::Feasible];
-
-    /// The name used in puzzle files and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            TourObjective::Moves => "moves",
-            TourObjective::Steps => "steps",
-            TourObjective::Feasible => "feasible",
-        }
-    }
-
-    /// The objective with this name.
-    pub fn from_name(name: &str) -> Option<TourObjective> {
-        TourObjective::ALL.into_iter().find(|o| o.name() == name)
-    }
-
     /// Whether knights may move together in one time step.
     pub fn parallel(self) -> bool {
         self == TourObjective::Steps
-    }
-}
-
-impl fmt::Display for TourObjective {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -73,20 +51,7 @@ pub enum VisitOrder {
     Listed,
 }
 
-impl VisitOrder {
-    /// The name used in puzzle files: `any` or `listed`.
-    pub fn name(self) -> &'static str {
-        match self {
-            VisitOrder::Any => "any",
-            VisitOrder::Listed => "listed",
-        }
-    }
-
-    /// The order with this name.
-    pub fn from_name(name: &str) -> Option<VisitOrder> {
-        [VisitOrder::Any, VisitOrder::Listed].into_iter().find(|o| o.name() == name)
-    }
-}
+crate::named_values!(VisitOrder { Any => "any", Listed => "listed" });
 
 /// Where a knight starts.
 #[derive(Clone, Debug, PartialEq, Eq)]

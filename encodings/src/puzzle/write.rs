@@ -8,7 +8,7 @@ use super::exchange::{ExchangePuzzle, Position};
 use super::placement::{LineOfSight, PlacementPuzzle};
 use super::tour::{KnightStart, TourPuzzle};
 use super::Puzzle;
-use crate::geometry::{Board, PawnDirection, Square};
+use crate::geometry::{Board, Square};
 
 /// The puzzle as the text of a puzzle file; parsing it gives the same puzzle back.
 pub fn to_toml(puzzle: &Puzzle) -> String {
@@ -30,13 +30,6 @@ fn quoted(text: &str) -> String {
 fn list(items: impl IntoIterator<Item = String>) -> String {
     let items: Vec<String> = items.into_iter().map(|i| quoted(&i)).collect();
     format!("[{}]", items.join(", "))
-}
-
-fn direction(pawns: PawnDirection) -> &'static str {
-    match pawns {
-        PawnDirection::Up => "up",
-        PawnDirection::Down => "down",
-    }
 }
 
 /// `kind`, `name`, `board` and `removed`, the fields every family starts with.
@@ -65,7 +58,7 @@ fn exchange(out: &mut String, p: &ExchangePuzzle) {
     };
     for (i, side) in p.sides.iter().enumerate() {
         let _ = writeln!(out, "\n[[side]]\nname = {}", quoted(&side.name));
-        let _ = writeln!(out, "pawns = {}", quoted(direction(side.pawns)));
+        let _ = writeln!(out, "pawns = {}", quoted(side.pawns.name()));
         let _ = writeln!(out, "start = {}", pieces(&p.start, i));
         let _ = writeln!(out, "goal = {}", pieces(&p.goal, i));
     }
@@ -75,7 +68,7 @@ fn placement(out: &mut String, p: &PlacementPuzzle) {
     header(out, p.goal.name(), p.name.as_deref(), &p.board);
     let letters: String = p.kinds.iter().map(|rule| rule.kind.letter()).collect();
     let _ = writeln!(out, "pieces = {}", quoted(&letters));
-    let _ = writeln!(out, "pawns = {}", quoted(direction(p.pawns)));
+    let _ = writeln!(out, "pawns = {}", quoted(p.pawns.name()));
     let attacks = match p.line_of_sight {
         LineOfSight::EmptyBoard => "empty-board",
         LineOfSight::Blocked => "blocked",

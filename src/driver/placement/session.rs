@@ -11,7 +11,7 @@ use knights_sat_encodings::puzzle::placement::{PlacementGoal, PlacementPuzzle};
 use rustsat::instances::{BasicVarManager, Cnf};
 use rustsat::types::Lit;
 
-use super::PlacementSearch;
+use super::settings::PlacementSearch;
 use crate::driver::fed_solver::FedSolver;
 use crate::driver::{Event, Query, Solution};
 use crate::solver::Answer;

@@ -23,6 +23,7 @@
 //! through a [`pool`].
 
 mod cuts;
+mod ingredients;
 mod local_search;
 mod orbits;
 mod pool;
@@ -41,45 +42,12 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
+pub use ingredients::Ingredients;
+use ingredients::REPORT_EVERY;
 use orbits::Symmetries;
 use pool::{round_up, Message, Pool, Task};
 use problem::Problem;
 use tree::{Context, Worker};
-
-/// How often the search reports its progress.
-const REPORT_EVERY: Duration = Duration::from_millis(500);
-
-/// What the search may use; each ingredient can be switched off to measure it.
-#[derive(Clone, Copy, Debug)]
-pub struct Ingredients {
-    /// Orbital fixing under the board symmetries.
-    pub symmetry: bool,
-    /// Fixing variables by their reduced costs.
-    pub reduced_costs: bool,
-    /// The local search for a first placement.
-    pub local_search: bool,
-    /// Branching on covering rows where they are long ([`branches_on_rows`]; otherwise on the
-    /// most fractional variable).
-    pub row_branching: bool,
-    /// Zero-half cuts from the covering rows at the root ([`cuts`]).
-    pub cuts: bool,
-    /// Reliability branching among the fractional variables ([`strong`]; otherwise the most
-    /// fractional one).
-    pub strong_branching: bool,
-}
-
-impl Default for Ingredients {
-    fn default() -> Self {
-        Ingredients {
-            symmetry: true,
-            reduced_costs: true,
-            local_search: true,
-            row_branching: true,
-            cuts: true,
-            strong_branching: true,
-        }
-    }
-}
 
 /// The most rows the linear program may have: the simplex keeps a dense basis inverse of rows
 /// squared (6,000 rows: 288 MB per thread). Independence puzzles with a conflict row per

@@ -9,11 +9,11 @@ use knights_sat_encodings::check::check_placement;
 use knights_sat_encodings::linear::PlacementModel;
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
+use super::ingredients::{Ingredients, REPORT_EVERY};
 use super::orbits::Symmetries;
 use super::pool::{value_of, Branching, Message, Pool, Task};
 use super::problem::{Problem, FREE};
 use super::strong::{self, Pseudocosts};
-use super::{Ingredients, REPORT_EVERY};
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;

@@ -1,23 +1,10 @@
-//! The formula of one question about a puzzle, as DIMACS CNF for any external SAT solver.
-//!
-//! A move puzzle (exchange or tour) is asked "is the goal reached after exactly `T` time
-//! steps?"; a placement "is there a placement whose value is `K` or better?". The clauses are
-//! the ones the solver receives in `solve` at that horizon or bound, with the goal switch or
-//! the bound's output literals written as unit clauses instead of assumptions. Symmetry
-//! breaking is left out of placements, so that every placement of the puzzle is a model.
-//!
-//! The same questions are also written as 0-1 linear models ([`linear_model`], OPB or LP): the
-//! placement's covering and conflict model with its objective (given `--bound`, the bound as
-//! one more constraint), and the time-indexed models of exchanges and tours at a horizon.
+//! What every family's export builds on: the questions, the formula of a horizon encoding, the
+//! size limits and the DIMACS writer.
 
 use std::io::{self, Write};
 
-use knights_sat_encodings::encode::{AtMostOne, HorizonEncoding, MAX_SWITCH_LITERALS};
-use knights_sat_encodings::linear::LinearModel;
-use knights_sat_encodings::puzzle::Puzzle;
+use knights_sat_encodings::encode::{HorizonEncoding, MAX_SWITCH_LITERALS};
 use rustsat::instances::Cnf;
-
-use crate::family;
 
 /// What the exported formula asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,11 +36,6 @@ pub struct Formula {
     pub n_vars: u32,
     /// One line on what a model of the formula is.
     pub meaning: String,
-}
-
-/// Builds the formula of `question` about `puzzle`.
-pub fn formula(puzzle: &Puzzle, question: Question, at_most_one: AtMostOne) -> Result<Formula, ExportError> {
-    family::of(puzzle).formula(question, at_most_one)
 }
 
 /// The error of a question that does not fit the family: `family` puzzles take `flag`.
@@ -103,12 +85,6 @@ pub const MAX_EXPORT_CLAUSES: usize = 10_000_000;
 /// handed to HiGHS, for the same reason.
 pub const MAX_EXPORT_TERMS: usize = 10_000_000;
 
-/// The terms of the time-indexed linear model of `puzzle` at `horizon`, told before it is
-/// built (0 for a placement, whose model has no horizon).
-pub fn time_indexed_terms(puzzle: &Puzzle, horizon: usize) -> usize {
-    family::of(puzzle).time_indexed_terms(horizon)
-}
-
 /// Refuses a time-indexed linear model of `projected` terms at `horizon` past
 /// [`MAX_EXPORT_TERMS`], before it is built; `who` says who would be given it.
 pub fn check_model_size(projected: usize, horizon: usize, who: &str) -> Result<(), String> {
@@ -133,10 +109,3 @@ pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Res
 
 /// The most positions the network-flow model of an exchange may list.
 pub const FLOW_POSITIONS: usize = 1_000_000;
-
-/// The 0-1 linear model of `puzzle`; with a question, the model of that question (for a
-/// placement, the objective bounded by `K` as one more constraint). An exchange without a
-/// horizon gets its network-flow model (a shortest path over positions).
-pub fn linear_model(puzzle: &Puzzle, question: Option<Question>) -> Result<LinearModel, ExportError> {
-    family::of(puzzle).linear_model(question)
-}

@@ -1,0 +1,38 @@
+//! What the branch-and-bound search may use, and how often it reports.
+
+use std::time::Duration;
+
+/// How often the search reports its progress.
+pub(super) const REPORT_EVERY: Duration = Duration::from_millis(500);
+
+/// What the search may use; each ingredient can be switched off to measure it.
+#[derive(Clone, Copy, Debug)]
+pub struct Ingredients {
+    /// Orbital fixing under the board symmetries.
+    pub symmetry: bool,
+    /// Fixing variables by their reduced costs.
+    pub reduced_costs: bool,
+    /// The local search for a first placement.
+    pub local_search: bool,
+    /// Branching on covering rows where they are long
+    /// ([`branches_on_rows`](super::branches_on_rows); otherwise on a fractional variable).
+    pub row_branching: bool,
+    /// Zero-half cuts from the covering rows at the root ([`cuts`](super::cuts)).
+    pub cuts: bool,
+    /// Reliability branching among the fractional variables ([`strong`](super::strong);
+    /// otherwise the most fractional one).
+    pub strong_branching: bool,
+}
+
+impl Default for Ingredients {
+    fn default() -> Self {
+        Ingredients {
+            symmetry: true,
+            reduced_costs: true,
+            local_search: true,
+            row_branching: true,
+            cuts: true,
+            strong_branching: true,
+        }
+    }
+}
