@@ -36,7 +36,13 @@ struct State<'a> {
 /// every row. The search stops early at cost `target` (a proven bound: nothing cheaper
 /// exists), and, once `more` is clear, when a quarter of its time has passed since its last
 /// improvement.
-pub(super) fn improve(problem: &Problem, time: Duration, target: Option<i64>, more: &AtomicBool) -> Option<Vec<bool>> {
+pub(super) fn improve(
+    problem: &Problem,
+    time: Duration,
+    target: Option<i64>,
+    more: &AtomicBool,
+    on_better: &mut dyn FnMut(&[bool]),
+) -> Option<Vec<bool>> {
     let n = problem.n();
     let m = problem.rows.len();
     let mut state = State {
@@ -70,6 +76,7 @@ pub(super) fn improve(problem: &Problem, time: Duration, target: Option<i64>, mo
         if state.violated.is_empty() {
             if best.as_ref().is_none_or(|b| state.cost < b.0) {
                 best = Some((state.cost, state.x.clone()));
+                on_better(&state.x);
                 idle = 0;
                 improved = Instant::now();
                 if target.is_some_and(|t| state.cost <= t) {

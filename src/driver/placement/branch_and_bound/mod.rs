@@ -109,8 +109,25 @@ fn search(
     // The local search goes on while the cuts are separated: on a loaded machine its own
     // time alone (32 ms on 16x16) measured too short to find the optimum.
     let cutting = AtomicBool::new(false);
-    let local = |problem: &Problem| {
-        ingredients.local_search.then(|| local_search::improve(problem, time, target, &cutting)).flatten()
+    // Every placement the local search improves to is reported at once, so that a search
+    // stopped early has an answer from the first milliseconds on.
+    let mut reported: Option<usize> = None;
+    let mut rejected: Option<Error> = None;
+    let mut report = |values: &[bool]| {
+        if rejected.is_some() || !base.satisfies(values) {
+            return;
+        }
+        let placement = model.placement(values);
+        match check_placement(puzzle, &placement) {
+            Ok(value) => {
+                reported = Some(value);
+                emit(Event::Solution { value, solution: Solution::Placement(placement) });
+            }
+            Err(why) => rejected = Some(Error::CheckerRejected(why.to_string())),
+        }
+    };
+    let mut local = |problem: &Problem| {
+        ingredients.local_search.then(|| local_search::improve(problem, time, target, &cutting, &mut report)).flatten()
     };
     let strengthen = |mut problem: Problem| {
         let added = if ingredients.cuts { cuts::strengthen(&mut problem) } else { 0 };
@@ -129,8 +146,11 @@ fn search(
         })
     } else {
         let found = local(&base);
-        (strengthen(base), found)
+        (strengthen(base.clone()), found)
     };
+    if let Some(error) = rejected {
+        return Err(error);
+    }
     // The root relaxation, cuts included: its bound is the first proven one, and a placement
     // at it needs no further search.
     let (lp, root_bound) = root(&problem);
@@ -142,7 +162,9 @@ fn search(
         let value = check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
         pool.improve(problem.cost_of(&values), || Ok(()))?;
         merged.incumbent = Some(value);
-        emit(Event::Solution { value, solution: Solution::Placement(placement) });
+        if reported != Some(value) {
+            emit(Event::Solution { value, solution: Solution::Placement(placement) });
+        }
         emit(Event::Search(merged.total()));
     }
     let pseudocosts = strong::Pseudocosts::new(n, &symmetries);
