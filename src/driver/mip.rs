@@ -17,7 +17,8 @@ use std::time::Instant;
 use knights_sat_encodings::check::{check_placement, replay_exchange};
 use knights_sat_encodings::encode::exchange::full_step_size;
 use knights_sat_encodings::linear::{
-    exchange_model, flow_model, placement_model, tour_model, tour_model_terms, Unsupported,
+    check_model_size, exchange_model, flow_model, placement_model, tour_model, tour_model_terms, Unsupported,
+    FLOW_POSITIONS,
 };
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use knights_sat_encodings::puzzle::tour::TourPuzzle;
@@ -25,7 +26,6 @@ use knights_sat_encodings::puzzle::ExchangePuzzle;
 
 use super::horizon::{ask_highs, highs_error, nothing_between, MipHorizon};
 use super::{exchange, tour, Event, Knowledge, Outcome, Query, Solution};
-use crate::export::{check_model_size, FLOW_POSITIONS};
 use crate::solver::highs::Formulation;
 use crate::Error;
 

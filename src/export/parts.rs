@@ -6,6 +6,8 @@ use std::io::{self, Write};
 use knights_sat_encodings::encode::{HorizonEncoding, MAX_SWITCH_LITERALS};
 use rustsat::instances::Cnf;
 
+pub use knights_sat_encodings::linear::{check_model_size, FLOW_POSITIONS, MAX_EXPORT_TERMS};
+
 /// What the exported formula asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Question {
@@ -81,22 +83,6 @@ pub fn at_horizon(
 /// and ten million clauses take about a gigabyte there (and some 200 MB of DIMACS).
 pub const MAX_EXPORT_CLAUSES: usize = 10_000_000;
 
-/// The most terms (non-zero coefficients) a time-indexed linear model may have, written or
-/// handed to HiGHS, for the same reason.
-pub const MAX_EXPORT_TERMS: usize = 10_000_000;
-
-/// Refuses a time-indexed linear model of `projected` terms at `horizon` past
-/// [`MAX_EXPORT_TERMS`], before it is built; `who` says who would be given it.
-pub fn check_model_size(projected: usize, horizon: usize, who: &str) -> Result<(), String> {
-    if projected > MAX_EXPORT_TERMS {
-        return Err(format!(
-            "a horizon of {horizon} needs about {projected} terms in the linear model, more than the \
-             {MAX_EXPORT_TERMS} {who}"
-        ));
-    }
-    Ok(())
-}
-
 /// Writes `formula` as DIMACS CNF, with `source` and its meaning in comment lines.
 pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Result<(), ExportError> {
     writeln!(out, "c knights-sat export of {source}")?;
@@ -106,6 +92,3 @@ pub fn write_dimacs(formula: &Formula, source: &str, out: &mut dyn Write) -> Res
     out.flush()?;
     Ok(())
 }
-
-/// The most positions the network-flow model of an exchange may list.
-pub const FLOW_POSITIONS: usize = 1_000_000;

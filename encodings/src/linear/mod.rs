@@ -7,6 +7,7 @@
 
 mod exchange;
 mod flow;
+mod limits;
 mod placement;
 mod tour;
 mod write;
@@ -15,6 +16,7 @@ use std::fmt;
 
 pub use exchange::{exchange_model, exchange_model_at_most, exchange_model_for, ExchangeModel};
 pub use flow::{flow_model, FlowModel};
+pub use limits::{check_model_size, FLOW_POSITIONS, MAX_EXPORT_TERMS};
 pub use placement::{placement_model, PlacementModel};
 pub use tour::{tour_model, tour_model_at_most, tour_model_for, tour_model_terms, TourModel};
 pub use write::{write_lp, write_opb};
