@@ -64,7 +64,8 @@ fn check(puzzle: &TourPuzzle, truth: Option<TourOptimum>, outcome: &Outcome, con
 }
 
 /// A board up to 5x5 with up to two static pieces (mostly queens), `knights` knights (fixed,
-/// or choosing among a few squares) and up to ten targets; `None` if the parts clash.
+/// choosing among a few squares, or free to start on any safe square) and up to ten targets;
+/// `None` if the parts clash.
 fn random_puzzle(rng: &mut ChaCha8Rng, knights: usize, objective: TourObjective) -> Option<TourPuzzle> {
     let (w, h) = (rng.random_range(3..=5), rng.random_range(3..=5));
     let board = Board::new(w, h).unwrap();
@@ -88,12 +89,10 @@ fn random_puzzle(rng: &mut ChaCha8Rng, knights: usize, objective: TourObjective)
     let safe = probe.safe_squares();
     let safe_pick = |rng: &mut ChaCha8Rng| safe[rng.random_range(0..safe.len())];
     let starts: Vec<KnightStart> = (0..knights)
-        .map(|_| {
-            if rng.random_bool(0.2) {
-                KnightStart::OneOf((0..3).map(|_| safe_pick(rng)).collect())
-            } else {
-                KnightStart::At(safe_pick(rng))
-            }
+        .map(|_| match rng.random_range(0..10) {
+            0..2 => KnightStart::OneOf((0..3).map(|_| safe_pick(rng)).collect()),
+            2 => KnightStart::OneOf(Vec::new()),
+            _ => KnightStart::At(safe_pick(rng)),
         })
         .collect();
     let order = if rng.random_bool(0.3) { VisitOrder::Listed } else { VisitOrder::Any };
@@ -117,10 +116,20 @@ fn random_puzzle(rng: &mut ChaCha8Rng, knights: usize, objective: TourObjective)
     TourPuzzle::new(None, board, attackers, starts, targets, order, objective).ok()
 }
 
+/// Whether some knight may start on squares of both colours (the colour count then depends on
+/// the start the solver chooses).
+fn mixed_colours(puzzle: &TourPuzzle) -> bool {
+    puzzle.knights.iter().any(|knight| {
+        let colours: Vec<usize> =
+            knight.candidates().iter().map(|&s| (puzzle.board.file(s) + puzzle.board.rank(s)) % 2).collect();
+        colours.iter().any(|&c| c != colours[0])
+    })
+}
+
 /// Compares `count` random puzzles from `seed`.
 fn compare(seed: u64, knights: usize, objective: TourObjective, count: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut compared, mut skipped, mut infeasible) = (0, 0, 0);
+    let (mut compared, mut skipped, mut infeasible, mut mixed) = (0, 0, 0, 0);
     while compared < count {
         let Some(puzzle) = random_puzzle(&mut rng, knights, objective) else { continue };
         let Ok(truth) = optimal_tour(&puzzle, STATES) else {
@@ -128,10 +137,12 @@ fn compare(seed: u64, knights: usize, objective: TourObjective, count: usize) {
             continue;
         };
         infeasible += usize::from(truth.is_none());
+        mixed += usize::from(truth.is_some() && mixed_colours(&puzzle));
         agree(&puzzle, truth, compared);
         compared += 1;
     }
     assert!(skipped < count / 10, "{skipped} puzzles too large for the exhaustive search");
+    assert!(mixed * 8 >= count, "only {mixed} of {count} solvable puzzles let a knight start on either colour");
     assert!(infeasible < count / 2, "{infeasible} of {count} puzzles infeasible: the sample tests too little");
     assert!(infeasible * 60 >= count, "{infeasible} of {count} puzzles infeasible: refutations go untested");
 }
@@ -149,6 +160,12 @@ fn two_knights_moving_one_at_a_time_agree() {
 #[test]
 fn two_knights_moving_together_agree_on_steps_then_moves() {
     compare(0x7374_6570, 2, TourObjective::Steps, 120);
+}
+
+#[test]
+fn three_knights_agree_with_both_objectives() {
+    compare(0x0074_6872_6565, 3, TourObjective::Steps, 30);
+    compare(0x0074_6872_6566, 3, TourObjective::Moves, 30);
 }
 
 /// `feasible` claims nothing it has not proved: its route is legal and never shorter than the
@@ -169,4 +186,91 @@ fn feasibility_only_finds_legal_routes() {
         }
         compared += 1;
     }
+}
+
+/// Every choice of starting squares whose own optimum equals the puzzle's, by the exhaustive
+/// search on each choice with the starts fixed (interchangeable knights' choices sorted).
+fn optimal_starts(puzzle: &TourPuzzle, optimum: TourOptimum) -> Option<Vec<Vec<Square>>> {
+    let mut choices: Vec<Vec<Square>> = vec![Vec::new()];
+    for knight in &puzzle.knights {
+        let candidates = match knight.candidates() {
+            [] => puzzle.safe_squares(),
+            some => some.to_vec(),
+        };
+        let mut longer = Vec::new();
+        for choice in &choices {
+            for &s in candidates.iter().filter(|s| !choice.contains(s)) {
+                longer.push([choice.clone(), vec![s]].concat());
+            }
+        }
+        choices = longer;
+    }
+    let mut optimal = Vec::new();
+    for mut choice in choices {
+        let fixed = TourPuzzle::new(
+            None,
+            puzzle.board.clone(),
+            puzzle.attackers.clone(),
+            choice.iter().map(|&s| KnightStart::At(s)).collect(),
+            Some(puzzle.targets.clone()),
+            puzzle.order,
+            puzzle.objective,
+        )
+        .ok()?;
+        let reaches = match optimal_tour(&fixed, STATES).ok()? {
+            Some(found) if puzzle.objective == TourObjective::Steps => found == optimum,
+            Some(found) => found.moves == optimum.moves,
+            None => false,
+        };
+        if reaches {
+            // Knights with the same candidates are interchangeable: one order per set.
+            for k in 1..choice.len() {
+                if puzzle.knights[k] == puzzle.knights[k - 1] && choice[k] < choice[k - 1] {
+                    choice.swap(k, k - 1);
+                }
+            }
+            optimal.push(choice);
+        }
+    }
+    optimal.sort();
+    optimal.dedup();
+    Some(optimal)
+}
+
+/// `--list-starts`: the starts listed are exactly the choices whose own optimum is the
+/// puzzle's, for a lone knight and for two knights with either objective.
+#[test]
+fn the_listed_starts_are_every_optimal_choice() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7374_6172_7473);
+    let (mut compared, mut several) = (0, 0);
+    while compared < 60 {
+        let knights = 1 + compared % 2;
+        let objective = if compared % 4 == 3 { TourObjective::Steps } else { TourObjective::Moves };
+        let Some(puzzle) = random_puzzle(&mut rng, knights, objective) else { continue };
+        if puzzle.knights.iter().all(|k| k.candidates().len() == 1) || puzzle.order == VisitOrder::Listed {
+            continue;
+        }
+        let Ok(Some(optimum)) = optimal_tour(&puzzle, STATES) else { continue };
+        let Some(truth) = optimal_starts(&puzzle, optimum) else { continue };
+        let search = TourSearch { list_starts: true, ..search(compared) };
+        let outcome = solve_tour(&puzzle, &search, &mut |_| {}).expect("the search runs");
+        check(&puzzle, Some(optimum), &outcome, &format!("puzzle {compared}: {puzzle:?}"));
+        let mut listed: Vec<Vec<Square>> = outcome
+            .alternatives
+            .iter()
+            .map(|s| match s {
+                Solution::Route(route) => {
+                    replay_tour(&puzzle, route).expect("every listed route is legal");
+                    assert_eq!(route.value(puzzle.objective), outcome.value.unwrap(), "{puzzle:?}");
+                    route.starts.clone()
+                }
+                other => panic!("not a route: {other:?}"),
+            })
+            .collect();
+        listed.sort();
+        assert_eq!(listed, truth, "puzzle {compared}: {puzzle:?}");
+        several += usize::from(truth.len() > 1);
+        compared += 1;
+    }
+    assert!(several >= 15, "only {several} puzzles had several optimal starts");
 }

@@ -208,10 +208,15 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_count_to_go: bool,
 
-    /// Tours: count the untouched targets of a lone knight all together, not per colour (for
-    /// measuring).
+    /// Tours: count the untouched targets all together, not per colour against the jumps that
+    /// can land on that colour (for measuring).
     #[arg(long, global = true)]
     pub no_colour_count: bool,
+
+    /// Tours: once the optimum is proved, list every choice of starting squares that reaches
+    /// it (for knights given `any` or alternatives).
+    #[arg(long, global = true)]
+    pub list_starts: bool,
 
     /// Tours and placements: also draw the solution as an SVG picture into this file.
     #[arg(long, global = true, value_name = "FILE")]

@@ -62,6 +62,9 @@ impl Progress {
             Event::Trying { query: Query::Optimise, .. } => {
                 self.bar.set_message("HiGHS: solving the model with its objective".to_string());
             }
+            Event::Trying { query: Query::Starts, .. } => {
+                self.bar.set_message("listing every choice of starting squares that reaches the optimum".to_string());
+            }
             Event::Trying { horizon, query: Query::Invariant } => {
                 self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
             }

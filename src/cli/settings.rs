@@ -123,6 +123,7 @@ impl SolveSettings {
                 distance_sum: !options.no_distance_sum,
                 ..ExchangeOptions::default()
             },
+            list_starts: false,
         };
         let placement = PlacementSearch {
             solver,
@@ -158,6 +159,7 @@ impl SolveSettings {
                 colour_count: !options.no_colour_count,
                 canonical_order: !options.no_canonical_order,
             },
+            list_starts: options.list_starts,
         };
         Ok(SolveSettings {
             puzzle,

@@ -33,6 +33,9 @@ pub enum Query {
     /// "Which solution is best?": one model solved with its objective by the MIP backend. An
     /// optimal answer proves its value; `horizon` is 0.
     Optimise,
+    /// "Do other starting squares reach the optimum of `horizon` time steps?" (tours, when
+    /// every optimal choice of starts is asked for; UNSAT: the list is complete).
+    Starts,
 }
 
 /// A solution of any family.
@@ -122,6 +125,9 @@ pub enum Event {
     /// A bound on the objective was proved: nothing better than `0` exists (a lower bound when
     /// minimising, an upper bound when maximising).
     Bound(usize),
+    /// Another solution as good as the optimum, found when every optimal choice was asked for
+    /// (a tour's starting squares); it passed the rules checker.
+    Alternative(Solution),
     /// The goal was proved unreachable, with the reason.
     Infeasible(String),
 }
@@ -161,6 +167,10 @@ pub struct Outcome {
     pub stats: Vec<StepStats>,
     /// The progress of a branch-and-bound search over time (empty for the other searches).
     pub search: Vec<SearchStats>,
+    /// Every optimal solution the search was asked to list, one per choice (a tour's starting
+    /// squares), the best solution's choice first; empty unless asked.
+    #[serde(skip)]
+    pub alternatives: Vec<Solution>,
     /// Wall-clock seconds of the whole search.
     pub seconds: f64,
 }
@@ -174,6 +184,7 @@ pub struct Knowledge {
     infeasible: Option<String>,
     stats: Vec<StepStats>,
     search: Vec<SearchStats>,
+    alternatives: Vec<Solution>,
 }
 
 impl Default for Knowledge {
@@ -192,6 +203,7 @@ impl Knowledge {
             infeasible: None,
             stats: Vec::new(),
             search: Vec::new(),
+            alternatives: Vec::new(),
         }
     }
 
@@ -236,6 +248,7 @@ impl Knowledge {
             }
             Event::Infeasible(reason) => self.infeasible = Some(reason.clone()),
             Event::Search(progress) => self.search.push(progress.clone()),
+            Event::Alternative(solution) => self.alternatives.push(solution.clone()),
         }
     }
 
@@ -265,6 +278,7 @@ impl Knowledge {
             solution: self.solution.as_ref().map(|s| s.1.clone()),
             stats: self.stats.clone(),
             search: self.search.clone(),
+            alternatives: self.alternatives.clone(),
             seconds: elapsed.as_secs_f64(),
         }
     }

@@ -22,6 +22,7 @@ use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use rustsat::types::Lit;
 
+use super::fed_solver::FedSolver;
 use super::horizon::{first_reachable, nothing_between, HorizonOracle, HorizonSearch, Reached, SatHorizon};
 use super::{Event, Knowledge, Outcome, Query, Solution};
 use crate::solver::Answer;
@@ -41,17 +42,30 @@ pub fn solve_tour(
         let (p, options) = (p.clone(), search.encoding);
         Ok(SatHorizon::new(search.solver, search.incremental, move |cnf| TourEncoding::new(&p, options, cnf)))
     };
-    self::search(puzzle, search.max_horizon, oracle_for, fewer_moves, on_event)
+    let finish =
+        |p: &TourPuzzle, oracle: &mut SatHorizon<TourEncoding>, horizon, route, emit: &mut dyn FnMut(Event)| {
+            let (route, at_best) = if p.objective == TourObjective::Steps && p.knights.len() > 1 {
+                fewer_moves(p, oracle, horizon, route, emit)?
+            } else {
+                (route, Vec::new())
+            };
+            if search.list_starts {
+                list_starts(p, oracle, horizon, &route, &at_best, emit)?;
+            }
+            Ok(route)
+        };
+    self::search(puzzle, search.max_horizon, oracle_for, finish, on_event)
 }
 
 /// The search of a tour on any backend, asking the oracles `oracle_for` makes: leg by leg for
-/// a lone knight in a listed order, else horizon by horizon; `fewer` then minimises the moves
-/// at the fewest time steps where the `steps` objective asks for it.
+/// a lone knight in a listed order, else horizon by horizon; `finish` then goes on from the
+/// fewest time steps and their route (the SAT search: fewer moves where the `steps` objective
+/// asks for them, and the optimal starts when asked).
 pub(super) fn search<O: HorizonOracle<Solution = Route>>(
     puzzle: &TourPuzzle,
     max_horizon: usize,
     oracle_for: impl Fn(&TourPuzzle) -> Result<O, Error>,
-    fewer: impl FnOnce(&TourPuzzle, &mut O, usize, Route, &mut dyn FnMut(Event)) -> Result<Route, Error>,
+    finish: impl FnOnce(&TourPuzzle, &mut O, usize, Route, &mut dyn FnMut(Event)) -> Result<Route, Error>,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, Error> {
     let started = Instant::now();
@@ -72,10 +86,7 @@ pub(super) fn search<O: HorizonOracle<Solution = Route>>(
     } else {
         let mut oracle = oracle_for(puzzle)?;
         match first_reachable(&mut oracle, horizons(puzzle, max_horizon), Query::Goal, &mut emit, nothing_between)? {
-            Reached::At(horizon, route) if puzzle.objective == TourObjective::Steps && !lone => {
-                Some(fewer(puzzle, &mut oracle, horizon, route, &mut emit)?)
-            }
-            Reached::At(_, route) => Some(route),
+            Reached::At(horizon, route) => Some(finish(puzzle, &mut oracle, horizon, route, &mut emit)?),
             Reached::Stopped | Reached::Exhausted => None,
         }
     };
@@ -103,32 +114,70 @@ fn checked(puzzle: &TourPuzzle, route: Route) -> Result<Route, Error> {
 }
 
 /// SAT, at the proven fewest time steps `horizon`: tightens the number of moves until UNSAT.
+/// Returns the best route and the assumptions that demand its number of moves.
 fn fewer_moves(
     puzzle: &TourPuzzle,
     oracle: &mut SatHorizon<TourEncoding>,
     horizon: usize,
     mut best: Route,
     emit: &mut dyn FnMut(Event),
-) -> Result<Route, Error> {
+) -> Result<(Route, Vec<Lit>), Error> {
     best = checked(puzzle, best)?;
     let Some((encoding, solver, switch)) = oracle.last() else {
         return Err(Error::Internal("fewer moves asked before a reachable horizon".into()));
     };
     let terms: Vec<(Lit, usize)> = encoding.move_literals(horizon).into_iter().map(|l| (l, 1)).collect();
     let mut bound = ObjectiveBound::new(BoundEncoding::Totalizer, &terms);
+    let mut demand = |ub: usize, encoding: &mut TourEncoding, solver: &mut FedSolver| {
+        bound.encode_ub(ub, solver.pending(), encoding.vars());
+        let mut assumptions = bound.enforce_ub(ub);
+        assumptions.extend(encoding.moves_colour_bounds(horizon, ub, solver.pending()));
+        assumptions
+    };
     while best.moves() > 0 {
         let ub = best.moves() - 1;
         emit(Event::Trying { horizon: ub, query: Query::Moves });
         let clock = Instant::now();
-        bound.encode_ub(ub, solver.pending(), encoding.vars());
         let mut assumptions = vec![switch];
-        assumptions.extend(bound.enforce_ub(ub));
+        assumptions.extend(demand(ub, encoding, solver));
         if solver.ask(&assumptions, (ub, Query::Moves), encoding.n_vars(), clock, emit)? == Answer::Unsat {
             break;
         }
         best = checked(puzzle, encoding.decode(horizon, |lit| solver.value(lit)))?;
     }
-    Ok(best)
+    let at_best = demand(best.moves(), encoding, solver);
+    Ok((best, at_best))
+}
+
+/// SAT, at the optimum (`horizon` time steps, `at_best` demanding its moves): reports every
+/// other choice of starting squares that reaches it, each with a route, until none is left.
+fn list_starts(
+    puzzle: &TourPuzzle,
+    oracle: &mut SatHorizon<TourEncoding>,
+    horizon: usize,
+    best: &Route,
+    at_best: &[Lit],
+    emit: &mut dyn FnMut(Event),
+) -> Result<(), Error> {
+    let Some((encoding, solver, switch)) = oracle.last() else {
+        return Err(Error::Internal("starts listed before a reachable horizon".into()));
+    };
+    let mut route = checked(puzzle, best.clone())?;
+    loop {
+        // No later route starts where this one did.
+        let starts = encoding.start_literals(&route.starts);
+        let starts = starts.ok_or_else(|| Error::Internal("a route starts where no knight may".into()))?;
+        solver.pending().add_clause(starts.iter().map(|&lit| !lit).collect());
+        emit(Event::Alternative(Solution::Route(route)));
+        emit(Event::Trying { horizon, query: Query::Starts });
+        let clock = Instant::now();
+        let mut assumptions = vec![switch];
+        assumptions.extend_from_slice(at_best);
+        if solver.ask(&assumptions, (horizon, Query::Starts), encoding.n_vars(), clock, emit)? == Answer::Unsat {
+            return Ok(());
+        }
+        route = checked(puzzle, encoding.decode(horizon, |lit| solver.value(lit)))?;
+    }
 }
 
 /// A lone knight, targets in a listed order: one shortest leg after another, each asked of

@@ -27,6 +27,9 @@ struct JsonReport<'a> {
     reason: Option<&'a str>,
     stopped: Option<&'a str>,
     solution: Option<JsonSolution>,
+    /// Every optimal choice the search was asked to list (a tour's starts), each a solution.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    alternatives: Vec<JsonSolution>,
     stats: &'a [StepStats],
     /// Branch and bound: its progress over time.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -94,6 +97,7 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         reason: outcome.reason.as_deref(),
         stopped: report.stopped,
         solution,
+        alternatives: outcome.alternatives.iter().filter_map(|s| family.json_solution(s)).collect(),
         stats: &outcome.stats,
         progress: &outcome.search,
         seconds: outcome.seconds,

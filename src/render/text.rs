@@ -105,6 +105,7 @@ fn stats_table(outcome: &Outcome, mip: bool) -> String {
                 Query::Leg => "leg".to_string(),
                 Query::Moves => "moves".to_string(),
                 Query::Optimise => "optimise".to_string(),
+                Query::Starts => "starts".to_string(),
             },
             s.variables.to_string(),
             s.clauses.to_string(),

@@ -34,6 +34,26 @@ pub fn tour_text(report: &Report, puzzle: &TourPuzzle, out: &mut dyn Write) -> i
         };
         writeln!(out, "{} moves in {} time steps{fewer}", route.moves(), route.time_steps())?;
     }
+    if !report.outcome.alternatives.is_empty() {
+        let mut starts: Vec<Vec<Square>> = report
+            .outcome
+            .alternatives
+            .iter()
+            .filter_map(|s| match s {
+                Solution::Route(r) => Some(r.starts.clone()),
+                _ => None,
+            })
+            .collect();
+        starts.sort_by_key(|squares| {
+            squares.iter().map(|s| (puzzle.board.file(*s), puzzle.board.rank(*s))).collect::<Vec<_>>()
+        });
+        let names: Vec<String> = starts
+            .iter()
+            .map(|squares| squares.iter().map(|&s| puzzle.board.name(s)).collect::<Vec<_>>().join("+"))
+            .collect();
+        let choices = if names.len() == 1 { "choice" } else { "choices" };
+        writeln!(out, "Optimal starts ({} {choices}, every one listed): {}", names.len(), names.join(", "))?;
+    }
     writeln!(out)?;
     writeln!(out, "Moves")?;
     let notation = notation(puzzle, route);

@@ -98,7 +98,17 @@ pub struct TourEncoding {
     /// A lone knight's start colour (see [`colour`]), if all its candidate starts share it: then
     /// its colour at every time is known.
     start_colour: Option<usize>,
+    /// A lone knight whose candidate starts have both colours: the literal "it starts on colour
+    /// 1", which decides its colour at every time.
+    start_dark: Option<Lit>,
+    /// Several knights, with the colour count: `on_dark[t][k]`, knight `k` stands on colour 1
+    /// at time `t`.
+    on_dark: Vec<Vec<Lit>>,
+    /// `count_bounds[t][2 * class + with_colours]`: the totalizer over the untouched targets of
+    /// the class at `t`, and (`with_colours`) over those and the knights standing on its colour.
     count_bounds: Vec<Vec<Option<ObjectiveBound>>>,
+    /// `moves_bounds[t][class]`: the totalizer of [`TourEncoding::moves_colour_bounds`].
+    moves_bounds: Vec<[Option<ObjectiveBound>; 2]>,
     vars: BasicVarManager,
 }
 
@@ -136,14 +146,21 @@ impl TourEncoding {
             touched: Vec::new(),
             count_classes: Vec::new(),
             start_colour: None,
+            start_dark: None,
+            on_dark: Vec::new(),
             count_bounds: Vec::new(),
+            moves_bounds: Vec::new(),
             vars: BasicVarManager::default(),
         };
         let colours: Vec<usize> = puzzle.knights[0].candidates().iter().map(|&s| colour(puzzle, s)).collect();
         if puzzle.knights.len() == 1 && colours.iter().all(|&c| c == colours[0]) {
             encoding.start_colour = Some(colours[0]);
+        } else if puzzle.knights.len() == 1 {
+            encoding.start_dark = Some(encoding.vars.new_lit());
         }
-        if options.colour_count && encoding.start_colour.is_some() {
+        // Counting per colour needs each knight's colour: known, decided by the start's colour
+        // (a lone knight), or a literal per knight and time (several).
+        if options.colour_count && puzzle.order == VisitOrder::Any {
             encoding.count_classes = (0..2)
                 .map(|class| {
                     (0..puzzle.targets.len()).filter(|&j| colour(puzzle, puzzle.targets[j]) == class).collect()
@@ -172,10 +189,55 @@ impl TourEncoding {
         &mut self.vars
     }
 
+    /// The literals "knight `k` starts on `starts[k]`", one per knight (a route's starts);
+    /// `None` if a knight may not start there.
+    pub fn start_literals(&self, starts: &[Square]) -> Option<Vec<Lit>> {
+        let lit = |k: usize, square: &Square| {
+            let cell = self.cells.iter().position(|s| s == square)?;
+            self.at[0].get(k)?[cell]
+        };
+        starts.iter().enumerate().map(|(k, square)| lit(k, square)).collect()
+    }
+
     /// The literals "knight `k` jumped in step `t`" for every step up to `horizon`; their count
     /// is the number of moves. Empty for a lone knight, which jumps at every step.
     pub fn move_literals(&self, horizon: usize) -> Vec<Lit> {
         self.moved.iter().take(horizon + 1).flatten().copied().collect()
+    }
+
+    /// Several knights, with the colour count: literals that, assumed, demand at most `ub`
+    /// moves in the steps up to `horizon` in the eyes of the colours. A knight lands on a
+    /// colour at most every other jump, and on its own colour only after leaving it, so at
+    /// every time `t` the jumps made so far, twice the targets of a colour still untouched and
+    /// the knights standing on that colour add up to at most `ub` + knights. (Empty where the
+    /// colours are not tracked.)
+    pub fn moves_colour_bounds<C: CollectClauses>(&mut self, horizon: usize, ub: usize, clauses: &mut C) -> Vec<Lit> {
+        let knights = self.puzzle.knights.len();
+        let mut assumptions = Vec::new();
+        if self.on_dark.is_empty() {
+            return assumptions;
+        }
+        while self.moves_bounds.len() <= horizon {
+            self.moves_bounds.push([None, None]);
+        }
+        for t in 0..=horizon {
+            for class in 0..2 {
+                let Some(on) = self.on_class(t, class) else { continue };
+                let mut terms: Vec<(Lit, usize)> =
+                    self.moved.iter().skip(1).take(t).flatten().map(|&m| (m, 1)).collect();
+                terms.extend(self.count_classes[class].iter().map(|&j| (!self.touched[t][j], 2)));
+                terms.extend(on.into_iter().map(|lit| (lit, 1)));
+                let room = ub + knights;
+                if terms.iter().map(|term| term.1).sum::<usize>() <= room {
+                    continue;
+                }
+                let bound = self.moves_bounds[t][class]
+                    .get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &terms));
+                bound.encode_ub(room, clauses, &mut self.vars);
+                assumptions.extend(bound.enforce_ub(room));
+            }
+        }
+        assumptions
     }
 
     /// Creates the variables and clauses of time `t = horizon + 1` (or 0 for the first layer).
@@ -205,13 +267,51 @@ impl TourEncoding {
                 self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
             }
         }
+        self.colour_layer(t, &layer, clauses);
         if t > 0 {
             self.link(&layer, clauses);
         }
         self.at.push(layer);
-        self.count_bounds.push(vec![None, None]);
+        self.count_bounds.push(vec![None, None, None, None]);
         let touched = self.touch(clauses);
         self.touched.push(touched);
+    }
+
+    /// Ties the knights' squares at time `t` to their colour: a lone knight of unknown start
+    /// colour stands at `t` on the start's colour when `t` is even, the other one when odd;
+    /// several knights get a literal each, "on colour 1 now", for the colour count.
+    fn colour_layer<C: CollectClauses>(&mut self, t: usize, layer: &[Vec<Option<Lit>>], clauses: &mut C) {
+        let colour_of = |cell: usize, this: &Self| colour(&this.puzzle, this.cells[cell]);
+        if let Some(dark) = self.start_dark {
+            for (c, lit) in layer[0].iter().enumerate() {
+                let Some(lit) = *lit else { continue };
+                // Dark now after t jumps: the start was dark when t is even.
+                let start_dark = (colour_of(c, self) + t) % 2 == 1;
+                add(clauses, [!lit, if start_dark { dark } else { !dark }]);
+            }
+        } else if self.waits && self.count_classes.len() == 2 {
+            let mut now = Vec::with_capacity(layer.len());
+            for lits in layer {
+                let dark = self.vars.new_lit();
+                for (c, lit) in lits.iter().enumerate() {
+                    let Some(lit) = *lit else { continue };
+                    add(clauses, [!lit, if colour_of(c, self) == 1 { dark } else { !dark }]);
+                }
+                now.push(dark);
+            }
+            self.on_dark.push(now);
+        }
+    }
+
+    /// The literals "knight `k` stands on `class`'s colour at time `t`", one per knight, or
+    /// `None` when the knights' colours are not tracked.
+    fn on_class(&self, t: usize, class: usize) -> Option<Vec<Lit>> {
+        if let Some(dark) = self.start_dark {
+            let dark_now = if t % 2 == 0 { dark } else { !dark };
+            return Some(vec![if class == 1 { dark_now } else { !dark_now }]);
+        }
+        let now = self.on_dark.get(t)?;
+        Some(now.iter().map(|&dark| if class == 1 { dark } else { !dark }).collect())
     }
 
     /// The transition from the last layer to `next`: jumps, waits and the move counters.
@@ -311,6 +411,64 @@ impl TourEncoding {
         }
         lits
     }
+
+    /// Under `switch`: the untouched targets of count class `class` at time `t` are no more
+    /// than the jumps in steps `t + 1..=horizon` that can land on them.
+    ///
+    /// Without colours, every jump can (one per knight and step). A knight changes colour at
+    /// every jump, so in `L` steps one lands at most `ceil(L / 2)` times on a colour it does not
+    /// stand on and `floor(L / 2)` times on its own: a lone knight's colour is known or decided
+    /// by its start's colour; several knights moving together add the knights standing on the
+    /// class's colour to the count when `L` is odd, and knights moving one at a time (`L`
+    /// jumps in all) bound twice the untouched targets plus those knights by `L` + knights.
+    fn count_left<C: CollectClauses>(&mut self, switch: Lit, t: usize, horizon: usize, class: usize, clauses: &mut C) {
+        let left = horizon - t;
+        let knights = self.puzzle.knights.len();
+        let targets = self.count_classes[class].clone();
+        let untouched = |weight: usize, this: &Self| -> Vec<(Lit, usize)> {
+            targets.iter().map(|&j| (!this.touched[t][j], weight)).collect()
+        };
+        let mut bounds: Vec<CountBound> = Vec::new();
+        let colour_room = |start: usize| (t + 1..=horizon).filter(|s| (start + s) % 2 == class).count();
+        match (self.count_classes.len(), self.start_colour, self.start_dark) {
+            (1, _, _) => {
+                let per_step = if self.puzzle.objective.parallel() { knights } else { 1 };
+                bounds.push((0, untouched(1, self), left * per_step, None));
+            }
+            (_, Some(start), _) => bounds.push((2 * class, untouched(1, self), colour_room(start), None)),
+            (_, None, Some(dark)) => {
+                for (start, holds) in [(0, !dark), (1, dark)] {
+                    bounds.push((2 * class, untouched(1, self), colour_room(start), Some(holds)));
+                }
+            }
+            _ => {
+                let on = self.on_class(t, class).expect("several knights' colours are tracked");
+                let on_terms = on.iter().map(|&lit| (lit, 1));
+                if self.puzzle.objective.parallel() && left % 2 == 0 {
+                    bounds.push((2 * class, untouched(1, self), knights * left / 2, None));
+                } else if self.puzzle.objective.parallel() {
+                    let terms = untouched(1, self).into_iter().chain(on_terms).collect();
+                    bounds.push((2 * class + 1, terms, knights * (left + 1) / 2, None));
+                } else {
+                    let terms = untouched(2, self).into_iter().chain(on_terms).collect();
+                    bounds.push((2 * class + 1, terms, left + knights, None));
+                }
+            }
+        }
+        for (slot, terms, room, holds) in bounds {
+            if terms.iter().map(|term| term.1).sum::<usize>() <= room {
+                continue;
+            }
+            let bound =
+                self.count_bounds[t][slot].get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &terms));
+            bound.encode_ub(room, clauses, &mut self.vars);
+            for lit in bound.enforce_ub(room) {
+                let mut clause = vec![!switch, lit];
+                clause.extend(holds.map(|holds| !holds));
+                add(clauses, clause);
+            }
+        }
+    }
 }
 
 impl HorizonEncoding for TourEncoding {
@@ -345,7 +503,6 @@ impl HorizonEncoding for TourEncoding {
             }
             VisitOrder::Listed => add(clauses, [!switch, self.touched[horizon][last]]),
         }
-        let per_step = if self.puzzle.objective.parallel() { self.puzzle.knights.len() } else { 1 };
         for t in 0..horizon {
             let left = horizon - t;
             if self.options.distance_to_go {
@@ -363,25 +520,7 @@ impl HorizonEncoding for TourEncoding {
             }
             if self.options.count_to_go && self.puzzle.order == VisitOrder::Any {
                 for class in 0..self.count_classes.len() {
-                    let targets = &self.count_classes[class];
-                    // Jumps left that can land on this class: all of them, or for a lone
-                    // knight every other one (a knight changes colour at every jump).
-                    let room = match self.start_colour {
-                        Some(colour) if self.count_classes.len() == 2 => {
-                            (t + 1..=horizon).filter(|s| (colour + s) % 2 == class).count()
-                        }
-                        _ => left * per_step,
-                    };
-                    if room >= targets.len() {
-                        continue;
-                    }
-                    let untouched: Vec<(Lit, usize)> = targets.iter().map(|&j| (!self.touched[t][j], 1)).collect();
-                    let bound = self.count_bounds[t][class]
-                        .get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &untouched));
-                    bound.encode_ub(room, clauses, &mut self.vars);
-                    for lit in bound.enforce_ub(room) {
-                        add(clauses, [!switch, lit]);
-                    }
+                    self.count_left(switch, t, horizon, class, clauses);
                 }
             }
         }
@@ -428,6 +567,10 @@ impl HorizonEncoding for TourEncoding {
         Route { starts, steps }
     }
 }
+
+/// One bound of [`TourEncoding::count_left`]: the totalizer's slot, its terms, the bound, and
+/// the literal under which it holds (besides the goal switch).
+type CountBound = (usize, Vec<(Lit, usize)>, usize, Option<Lit>);
 
 /// `counts[d]`: the entries of `distances` at most `d`, for `d` up to the largest.
 fn cumulative(distances: &[Option<u16>]) -> Vec<usize> {

@@ -36,11 +36,20 @@ pub struct HorizonSearch<O> {
     pub max_horizon: usize,
     /// Encoding choices.
     pub encoding: O,
+    /// Tours: once the optimum is proved, also list every choice of starting squares that
+    /// reaches it (exchanges start where they start).
+    pub list_starts: bool,
 }
 
 impl<O: Default> Default for HorizonSearch<O> {
     fn default() -> Self {
-        HorizonSearch { solver: SolverKind::default(), incremental: true, max_horizon: 1000, encoding: O::default() }
+        HorizonSearch {
+            solver: SolverKind::default(),
+            incremental: true,
+            max_horizon: 1000,
+            encoding: O::default(),
+            list_starts: false,
+        }
     }
 }
 
