@@ -102,6 +102,43 @@ fn the_queen_d5_tour_is_certified_by_the_colour_argument() {
     assert!(proof.contains("the colour argument"));
 }
 
+/// A free start: the colour argument once for each colour of the start, then the two added up
+/// with the start row. Without the second colour's case the proof falls short.
+#[test]
+fn the_queen_d5_tour_from_any_square_is_certified_start_colour_by_start_colour() {
+    let dir = fresh_dir("queen-d5-any");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        "tour",
+        "--board",
+        "8x8",
+        "--attackers",
+        "Qd5",
+        "--knights",
+        "any",
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_verified(&dir, "46", "46 <= obj <= 46");
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    for case in ["for a start of colour 0", "for a start of colour 1", "starts on neither colour"] {
+        assert!(proof.contains(case), "no `{case}` in the proof");
+    }
+    // Cut the proof after the first colour's case: the second is missing, and the final sum
+    // with the start row no longer closes the proof.
+    let cut = copy(&dir, "queen-d5-any-cut");
+    edit(&cut, "proof.pbp", |t| {
+        let first = t.find("* the colour argument for a start of colour 1").expect("the second case");
+        let conclusion = t.find("output NONE").expect("the conclusion");
+        format!("{}{}", &t[..first], &t[conclusion..])
+    });
+    let run = verify(&cut);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof"), "{}", run.stdout);
+}
+
 #[test]
 fn a_tour_in_a_listed_order_is_certified() {
     let text = "kind = \"tour\"\nboard = \"5x5\"\nknights = [\"a1\"]\norder = \"listed\"\n\

@@ -95,8 +95,8 @@ fn exchanges_certified_at_the_breadth_first_optimum() {
     assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
 }
 
-/// A random tour: one or two knights on a small board with at most one queen, a few targets
-/// in any or the listed order, the fewest moves.
+/// A random tour: one or two knights (fixed, among a few squares, or free to start anywhere)
+/// on a small board with at most one queen, a few targets in any or the listed order.
 fn random_tour(rng: &mut ChaCha8Rng, objective: TourObjective) -> Option<TourPuzzle> {
     let mut board = Board::new(rng.random_range(4..=5), rng.random_range(4..=5)).unwrap();
     if rng.random_bool(0.3) {
@@ -105,7 +105,13 @@ fn random_tour(rng: &mut ChaCha8Rng, objective: TourObjective) -> Option<TourPuz
     let squares: Vec<Square> = board.squares().collect();
     let pick = |rng: &mut ChaCha8Rng| squares[rng.random_range(0..squares.len())];
     let attackers = if rng.random_bool(0.5) { vec![(PieceKind::Queen, pick(rng))] } else { Vec::new() };
-    let knights: Vec<KnightStart> = (0..rng.random_range(1..=2)).map(|_| KnightStart::At(pick(rng))).collect();
+    let knights: Vec<KnightStart> = (0..rng.random_range(1..=2))
+        .map(|_| match rng.random_range(0..4) {
+            0 => KnightStart::OneOf(Vec::new()),
+            1 => KnightStart::OneOf((0..3).map(|_| pick(rng)).collect()),
+            _ => KnightStart::At(pick(rng)),
+        })
+        .collect();
     let mut targets: Vec<Square> = Vec::new();
     for _ in 0..rng.random_range(2..=5) {
         let square = pick(rng);
@@ -144,8 +150,8 @@ fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str) {
 #[test]
 fn tours_certified_at_the_breadth_first_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
-    let (mut certified, mut with_holes) = (0, 0);
-    for i in 0..40 {
+    let (mut certified, mut with_holes, mut either_colour) = (0, 0, 0);
+    for i in 0..120 {
         let Some(puzzle) = random_tour(&mut rng, TourObjective::Moves) else { continue };
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
         let route = optimal_route(&puzzle, i);
@@ -153,8 +159,15 @@ fn tours_certified_at_the_breadth_first_optimum() {
         certify_route(&puzzle, &route, optimum.moves, &format!("tour-{i}"));
         certified += 1;
         with_holes += usize::from(puzzle.board.removed_squares().next().is_some());
+        let colours = |k: &KnightStart| {
+            let starts = if k.candidates().is_empty() { puzzle.safe_squares() } else { k.candidates().to_vec() };
+            starts.iter().map(|&s| (puzzle.board.file(s) + puzzle.board.rank(s)) % 2).collect::<Vec<_>>()
+        };
+        let lone = puzzle.knights.len() == 1 && puzzle.order == VisitOrder::Any;
+        either_colour += usize::from(lone && colours(&puzzle.knights[0]).windows(2).any(|w| w[0] != w[1]));
     }
-    assert!(certified >= 15, "only {certified} tours were certified");
+    assert!(certified >= 50, "only {certified} tours were certified");
+    assert!(either_colour >= 5, "only {either_colour} lone knights could start on either colour");
     assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
 }
 

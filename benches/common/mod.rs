@@ -42,3 +42,24 @@ pub fn timed_cell(args: &[String], expected: usize) -> (String, bool) {
         (false, _) => (format!("> {timeout:.0}"), false),
     }
 }
+
+/// Solves with `args` under the time limit and formats the cell for a puzzle with no published
+/// optimum: the seconds and the value proved optimal, or `> limit` with the best value found
+/// and the bound proved.
+pub fn timed_value_cell(args: &[String]) -> String {
+    let timeout = timeout();
+    let clock = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_knights-sat"))
+        .args(["solve", "--json", "--quiet", "--solver", &solver(), "--timeout", &timeout.to_string()])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the knights-sat binary runs");
+    let seconds = clock.elapsed().as_secs_f64();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    let value = json["value"].as_u64().map_or("-".to_string(), |v| v.to_string());
+    match json["status"].as_str() {
+        Some("optimal") => format!("{seconds:.2} ({value})"),
+        _ => format!("> {timeout:.0} ({value}, bound {})", json["bound"]),
+    }
+}

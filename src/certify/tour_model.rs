@@ -19,21 +19,19 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourModel, Cert
     Ok(tour_model_at_most(puzzle, cap))
 }
 
-/// The colour argument ([`super::colour`]) for a lone knight with one starting square touching
-/// its targets in any order, on its at-most model; `None` for other tours.
+/// The colour argument ([`super::colour`]) for a lone knight touching its targets in any
+/// order, on its at-most model (a free start or alternatives split by the start's colour);
+/// `None` for other tours.
 pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<ColourArgument> {
-    let [knight] = puzzle.knights.as_slice() else { return None };
-    let [start] = knight.candidates() else { return None };
-    if puzzle.order != VisitOrder::Any || puzzle.objective != TourObjective::Moves {
+    if puzzle.knights.len() != 1 || puzzle.order != VisitOrder::Any || puzzle.objective != TourObjective::Moves {
         return None;
     }
     let board = &puzzle.board;
-    let colour = |s: Square| (board.file(s) + board.rank(s)) % 2;
     Some(ColourArgument {
         at: model.knight_at(0),
         moved: model.moved_of(0),
-        even: (0..board.area()).map(|s| colour(Square(s as u16)) == colour(*start)).collect(),
-        targets: puzzle.targets.iter().filter(|&t| t != start).map(|t| t.index()).collect(),
+        colour: (0..board.area()).map(|s| (board.file(Square(s as u16)) + board.rank(Square(s as u16))) % 2).collect(),
+        targets: puzzle.targets.iter().map(|t| t.index()).collect(),
         one_rows: model.one_rows().to_vec(),
     })
 }
