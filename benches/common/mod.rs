@@ -25,15 +25,8 @@ pub fn only_configs() -> Option<Vec<String>> {
 /// the run proved an optimum in time.
 pub fn timed_cell(args: &[String], expected: usize) -> (String, bool) {
     let timeout = timeout();
-    let clock = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_knights-sat"))
-        .args(["solve", "--json", "--quiet", "--solver", &solver(), "--timeout", &timeout.to_string()])
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the knights-sat binary runs");
-    let seconds = clock.elapsed().as_secs_f64();
-    let json = String::from_utf8_lossy(&output.stdout);
+    let (stdout, seconds) = timed_solve(args);
+    let json = String::from_utf8_lossy(&stdout);
     let optimal = json.contains("\"status\": \"optimal\"");
     let value_ok = json.contains(&format!("\"value\": {expected},"));
     match (optimal, value_ok) {
@@ -48,18 +41,24 @@ pub fn timed_cell(args: &[String], expected: usize) -> (String, bool) {
 /// and the bound proved.
 pub fn timed_value_cell(args: &[String]) -> String {
     let timeout = timeout();
-    let clock = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_knights-sat"))
-        .args(["solve", "--json", "--quiet", "--solver", &solver(), "--timeout", &timeout.to_string()])
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the knights-sat binary runs");
-    let seconds = clock.elapsed().as_secs_f64();
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    let (stdout, seconds) = timed_solve(args);
+    let json: serde_json::Value = serde_json::from_slice(&stdout).unwrap_or_default();
     let value = json["value"].as_u64().map_or("-".to_string(), |v| v.to_string());
     match json["status"].as_str() {
         Some("optimal") => format!("{seconds:.2} ({value})"),
         _ => format!("> {timeout:.0} ({value}, bound {})", json["bound"]),
     }
+}
+
+/// Runs `solve --json` with `args` under the time limit: its standard output and the seconds
+/// it took.
+fn timed_solve(args: &[String]) -> (Vec<u8>, f64) {
+    let clock = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_knights-sat"))
+        .args(["solve", "--json", "--quiet", "--solver", &solver(), "--timeout", &timeout().to_string()])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the knights-sat binary runs");
+    (output.stdout, clock.elapsed().as_secs_f64())
 }
