@@ -209,8 +209,8 @@ fn several_threads_show_their_share() {
 }
 
 #[test]
-fn both_sat_solvers_give_the_same_optimum() {
-    for solver in ["cadical", "varisat"] {
+fn every_sat_solver_gives_the_same_optimum() {
+    for solver in ["cadical", "varisat", "portfolio"] {
         let (code, v) = json(&["solve", "--solver", solver, "--json", "puzzles/guarini.toml"]);
         assert_eq!(code, 0);
         assert_eq!((v["value"].as_u64(), v["solver"].as_str()), (Some(16), Some(solver)));
@@ -219,6 +219,13 @@ fn both_sat_solvers_give_the_same_optimum() {
     let conflicts: Vec<u64> =
         v["stats"].as_array().unwrap().iter().filter_map(|row| row["conflicts"].as_u64()).collect();
     assert!(conflicts.last().is_some_and(|&n| n > 0), "CaDiCaL reports its conflicts: {conflicts:?}");
+    // The portfolio names the member that answered each call.
+    let (_, v) = json(&["solve", "--solver", "portfolio", "--json", "puzzles/queen-d5-tour.toml"]);
+    assert_eq!(v["value"].as_u64(), Some(46));
+    let members: Vec<&str> =
+        v["stats"].as_array().unwrap().iter().filter_map(|row| row["answered_by"].as_str()).collect();
+    assert_eq!(members.len(), v["stats"].as_array().unwrap().len(), "every call answered by a member");
+    assert!(members.iter().all(|m| ["default", "sat", "unsat", "plain"].contains(m)), "{members:?}");
 }
 
 #[test]

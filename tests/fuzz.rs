@@ -386,9 +386,15 @@ fn solve_flags() -> impl Strategy<Value = Vec<String>> {
         Just(vec!["--no-distance-to-go".to_string()]),
         Just(vec!["--no-count-to-go".to_string()]),
         Just(vec!["--no-colour-count".to_string()]),
+        Just(vec!["--list-starts".to_string()]),
         Just(vec!["--json".to_string()]),
-        prop_oneof![Just(["--backend", "mip"]), Just(["--solver", "cadical"]), Just(["--solver", "varisat"])]
-            .prop_map(|pair| pair.map(String::from).to_vec()),
+        prop_oneof![
+            Just(["--backend", "mip"]),
+            Just(["--solver", "cadical"]),
+            Just(["--solver", "varisat"]),
+            Just(["--solver", "portfolio"])
+        ]
+        .prop_map(|pair| pair.map(String::from).to_vec()),
     ];
     proptest::collection::vec(one, 0..4).prop_map(|flags| flags.concat())
 }

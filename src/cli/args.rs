@@ -46,8 +46,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
     pub timeout: f64,
 
-    /// The solvers to compare, comma-separated: cadical, varisat, highs (default: every one built
-    /// in; highs is the MIP backend, built with the `mip` feature).
+    /// The solvers to compare, comma-separated: cadical, varisat, portfolio, highs (default:
+    /// cadical, varisat and highs where built; highs is the MIP backend, built with the `mip`
+    /// feature).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub solvers: Vec<String>,
 
@@ -111,7 +112,8 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_incremental: bool,
 
-    /// The solver: cadical (SAT, the default), varisat (SAT, pure Rust) or highs (MIP, needs the
+    /// The solver: cadical (SAT, the default), varisat (SAT, pure Rust), portfolio (one CaDiCaL
+    /// per core in different configurations, racing on every call) or highs (MIP, needs the
     /// `mip` feature; the same as `--backend mip`). The names `bench` takes.
     #[arg(long, global = true, value_name = "NAME", default_value = "cadical")]
     pub solver: String,

@@ -64,6 +64,7 @@ impl FedSolver {
             conflicts: before.zip(self.solver.conflicts()).map(|(b, a)| a.saturating_sub(b)),
             seconds: clock.elapsed().as_secs_f64(),
             result: answer,
+            answered_by: self.solver.answered_by(),
         }));
         Ok(answer)
     }

@@ -66,6 +66,9 @@ pub struct StepStats {
     pub seconds: f64,
     /// The answer.
     pub result: Answer,
+    /// A portfolio of solvers: the member that answered first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<&'static str>,
 }
 
 /// The progress of a branch-and-bound search, reported while it runs and when it ends.

@@ -111,9 +111,11 @@ fn stats_table(outcome: &Outcome, mip: bool) -> String {
             s.clauses.to_string(),
             s.conflicts.map_or("-".to_string(), |c| c.to_string()),
             format!("{:.3}", s.seconds),
-            match s.result {
-                Answer::Sat => "SAT".to_string(),
-                Answer::Unsat => "UNSAT".to_string(),
+            match (s.result, s.answered_by) {
+                (Answer::Sat, None) => "SAT".to_string(),
+                (Answer::Unsat, None) => "UNSAT".to_string(),
+                (Answer::Sat, Some(by)) => format!("SAT ({by})"),
+                (Answer::Unsat, Some(by)) => format!("UNSAT ({by})"),
             },
         ]);
     }

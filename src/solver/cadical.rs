@@ -6,28 +6,39 @@
 //! after each call and kept, and the trait's accessors work whatever the driver adds in between.
 //! The crate's callbacks count learnt clauses, which stand for the conflicts the work table shows.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use rustsat::types::Lit;
 
 use super::{Answer, SatSolver, SolverError};
 
-/// Counts the clauses CaDiCaL learns: one per conflict (units and all, of any length).
+/// What CaDiCaL reports back during a call: it counts the clauses it learns (one per conflict,
+/// units and all, of any length) and asks whether to stop.
 #[derive(Default)]
-struct LearntCount(u64);
+struct Hooks {
+    learnt: u64,
+    stop: Arc<AtomicBool>,
+}
 
-impl cadical::Callbacks for LearntCount {
+impl cadical::Callbacks for Hooks {
     fn max_length(&self) -> i32 {
         // The length bound of the clauses passed to `learn`; their count is all that is kept.
         i32::MAX
     }
 
     fn learn(&mut self, _clause: &[i32]) {
-        self.0 += 1;
+        self.learnt += 1;
+    }
+
+    fn terminate(&mut self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 }
 
 /// The CaDiCaL backend.
 pub struct Cadical {
-    solver: cadical::Solver<LearntCount>,
+    solver: cadical::Solver<Hooks>,
     /// The value of each variable (by index) in the last model.
     model: Vec<bool>,
     /// The assumptions of the last call, as DIMACS literals.
@@ -39,11 +50,41 @@ pub struct Cadical {
 }
 
 impl Cadical {
-    /// A fresh solver with no clauses.
-    pub fn new() -> Self {
-        let mut solver = cadical::Solver::new();
-        solver.set_callbacks(Some(LearntCount::default()));
-        Cadical { solver, model: Vec::new(), assumed: Vec::new(), failed: Vec::new(), conflicts: 0 }
+    /// A fresh solver in one of CaDiCaL's configurations (`default`, `sat`, `unsat`, `plain`),
+    /// which gives up a call as soon as `stop` is set.
+    pub fn configured(config: &str, stop: Arc<AtomicBool>) -> Result<Self, SolverError> {
+        let mut solver = cadical::Solver::with_config(config)
+            .map_err(|e| SolverError { solver: "cadical", message: format!("configuration `{config}`: {e:?}") })?;
+        solver.set_callbacks(Some(Hooks { learnt: 0, stop }));
+        Ok(Cadical { solver, model: Vec::new(), assumed: Vec::new(), failed: Vec::new(), conflicts: 0 })
+    }
+
+    /// Decides the clauses under `assumptions`, or `None` when the call was stopped.
+    pub fn solve_or_stop(&mut self, assumptions: &[Lit]) -> Option<Answer> {
+        self.assumed.clear();
+        self.assumed.extend(assumptions.iter().map(|&l| dimacs(l)));
+        self.failed.clear();
+        let answer = self.solver.solve_with(self.assumed.iter().copied());
+        self.conflicts = self.solver.get_callbacks().map_or(0, |hooks| hooks.learnt);
+        match answer {
+            Some(true) => {
+                let vars = self.solver.max_variable().max(0) as usize;
+                self.model.clear();
+                self.model.extend((1..=vars).map(|v| self.solver.value(v as i32) == Some(true)));
+                Some(Answer::Sat)
+            }
+            Some(false) => {
+                let solver = &self.solver;
+                self.failed = assumptions
+                    .iter()
+                    .zip(&self.assumed)
+                    .filter(|&(_, &d)| solver.failed(d))
+                    .map(|(&l, _)| l)
+                    .collect();
+                Some(Answer::Unsat)
+            }
+            None => None,
+        }
     }
 }
 
@@ -59,30 +100,10 @@ impl SatSolver for Cadical {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
-        self.assumed.clear();
-        self.assumed.extend(assumptions.iter().map(|&l| dimacs(l)));
-        self.failed.clear();
-        let answer = self.solver.solve_with(self.assumed.iter().copied());
-        self.conflicts = self.solver.get_callbacks().map_or(0, |count| count.0);
-        match answer {
-            Some(true) => {
-                let vars = self.solver.max_variable().max(0) as usize;
-                self.model.clear();
-                self.model.extend((1..=vars).map(|v| self.solver.value(v as i32) == Some(true)));
-                Ok(Answer::Sat)
-            }
-            Some(false) => {
-                let solver = &self.solver;
-                self.failed = assumptions
-                    .iter()
-                    .zip(&self.assumed)
-                    .filter(|&(_, &d)| solver.failed(d))
-                    .map(|(&l, _)| l)
-                    .collect();
-                Ok(Answer::Unsat)
-            }
-            None => Err(SolverError { solver: "cadical", message: "the search stopped without an answer".to_string() }),
-        }
+        self.solve_or_stop(assumptions).ok_or_else(|| SolverError {
+            solver: "cadical",
+            message: "the search stopped without an answer".to_string(),
+        })
     }
 
     fn value(&self, lit: Lit) -> bool {

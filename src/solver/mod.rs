@@ -7,6 +7,7 @@
 
 mod cadical;
 pub mod highs;
+mod portfolio;
 pub mod simplex;
 mod varisat;
 
@@ -47,6 +48,10 @@ pub trait SatSolver {
     /// After [`Answer::Unsat`]: assumptions of the last call that already contradict the
     /// formula (possibly all of them, never one that was not assumed).
     fn failed_assumptions(&mut self) -> Vec<Lit>;
+    /// A portfolio: the member that answered the last call (its configuration).
+    fn answered_by(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The SAT backends knights-sat can run.
@@ -58,16 +63,27 @@ pub enum SolverKind {
     /// CaDiCaL, compiled from C++ with the crate `cadical`: the fastest, the default.
     #[default]
     Cadical,
+    /// One CaDiCaL per core (two to four), each in another configuration, racing on every
+    /// call ([`portfolio`](self::portfolio)).
+    Portfolio,
 }
 
-knights_sat_encodings::named_values!(SolverKind { Cadical => "cadical", Varisat => "varisat" });
+knights_sat_encodings::named_values!(SolverKind {
+    Cadical => "cadical",
+    Varisat => "varisat",
+    Portfolio => "portfolio",
+});
 
 impl SolverKind {
     /// A fresh solver of this kind.
     pub fn create(self) -> Result<Box<dyn SatSolver>, SolverError> {
         match self {
             SolverKind::Varisat => Ok(Box::new(varisat::Varisat::new())),
-            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::new())),
+            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::configured("default", Default::default())?)),
+            SolverKind::Portfolio => {
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                Ok(Box::new(portfolio::Portfolio::new(cores)?))
+            }
         }
     }
 }
@@ -76,7 +92,8 @@ impl FromStr for SolverKind {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        SolverKind::from_name(s).ok_or_else(|| format!("unknown solver `{s}`; choose cadical or varisat"))
+        SolverKind::from_name(s)
+            .ok_or_else(|| format!("unknown solver `{s}`; choose one of {}", SolverKind::NAMES.join(", ")))
     }
 }
 

@@ -136,6 +136,7 @@ impl UnreachableProofs<'_> {
             conflicts: ic3.conflicts().zip(before).map(|(a, b)| a.saturating_sub(b)),
             seconds: clock.elapsed().as_secs_f64(),
             result: if matches!(reach, Reachability::Unreachable { .. }) { Answer::Unsat } else { Answer::Sat },
+            answered_by: None,
         }));
         match reach {
             Reachability::Unreachable { frame, lemmas } => {

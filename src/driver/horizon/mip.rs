@@ -97,6 +97,7 @@ pub(crate) fn ask_highs(
         conflicts: None,
         seconds: clock.elapsed().as_secs_f64(),
         result,
+        answered_by: None,
     }));
     match (result, answer.values) {
         (Answer::Sat, Some(values)) => Ok(Some(values)),
