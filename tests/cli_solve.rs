@@ -382,3 +382,29 @@ fn bench_runs_a_suite_and_writes_table_csv_and_chart() {
     assert_eq!(document.descendants().filter(|n| n.attribute("class") == Some("bar")).count(), 2);
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// `--list-starts`: every optimal choice of starts in the text answer and under `alternatives`
+/// in JSON. A queen on b2 of 6x6 lies on the diagonal a1-f6, so the board's reflection in it
+/// maps the puzzle onto itself and the optimal starts come in mirrored pairs.
+#[test]
+fn the_optimal_starts_are_listed_in_mirrored_pairs() {
+    let args = ["solve", "tour", "--board", "6x6", "--attackers", "Qb2", "--knights", "any", "--list-starts"];
+    let run = knights_sat(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line = run.stdout.lines().find(|l| l.starts_with("Optimal starts")).expect("the starts line");
+    let (_, listed) = line.split_once(": ").expect("a list");
+    let starts: Vec<&str> = listed.split(", ").collect();
+    assert!(!starts.is_empty());
+    let mirror = |s: &str| {
+        let (file, rank) = (s.as_bytes()[0] - b'a', s[1..].parse::<u8>().unwrap() - 1);
+        format!("{}{}", (b'a' + rank) as char, file + 1)
+    };
+    for start in &starts {
+        assert!(starts.contains(&mirror(start).as_str()), "{start} listed without its mirror: {line}");
+    }
+    let (code, v) = json(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0);
+    let alternatives = v["alternatives"].as_array().expect("the alternatives");
+    assert_eq!(alternatives.len(), starts.len());
+    assert!(alternatives.iter().all(|a| a["moves"] == v["value"]), "each reaches the optimum");
+}
