@@ -202,6 +202,14 @@ fn refuses(args: &[&str], says: &str) {
 }
 
 #[test]
+fn listing_starts_is_refused_where_there_are_none_to_list() {
+    refuses(&["solve", "puzzles/guarini.toml", "--list-starts"], "--list-starts is for tours");
+    refuses(&["solve", "puzzles/knights-domination-8x8.toml", "--list-starts"], "kind `domination`");
+    #[cfg(feature = "mip")]
+    refuses(&["solve", "puzzles/queen-d5-tour.toml", "--list-starts", "--backend", "mip"], "not HiGHS");
+}
+
+#[test]
 fn numbers_out_of_range_are_refused_before_any_work() {
     refuses(&["solve", "puzzles/guarini.toml", "--timeout", "1e20"], "--timeout 100000000000000000000");
     refuses(&["solve", "puzzles/guarini.toml", "--timeout=-1"], "positive number of seconds");

@@ -109,6 +109,13 @@ impl SolveSettings {
             let why = format!("the network-flow model is for exchanges; {source} is a {} puzzle", puzzle.kind());
             return Err(CliError::Usage(why));
         }
+        if options.list_starts && !family::of(&puzzle).lists_starts() {
+            let why = format!("--list-starts is for tours; {source} is a puzzle of kind `{}`", puzzle.kind());
+            return Err(CliError::Usage(why));
+        }
+        if options.list_starts && mip.is_some() {
+            return Err(CliError::Usage("--list-starts asks a SAT solver, not HiGHS (--backend mip)".into()));
+        }
         if options.max_horizon > MAX_HORIZON {
             let why = format!("--max-horizon {}: give at most {MAX_HORIZON} moves", options.max_horizon);
             return Err(CliError::Usage(why));

@@ -80,6 +80,10 @@ pub trait Family {
     fn has_flow_model(&self) -> bool {
         false
     }
+    /// Whether `--list-starts` applies (pieces that may choose where to start).
+    fn lists_starts(&self) -> bool {
+        false
+    }
 
     // Answers.
 

@@ -37,6 +37,10 @@ impl Family for TourPuzzle {
         solve_tour(self, &searches.tour, on_event)
     }
 
+    fn lists_starts(&self) -> bool {
+        true
+    }
+
     #[cfg(feature = "mip")]
     fn solve_mip(&self, search: &MipSearch, on_event: &mut dyn FnMut(&Event)) -> Result<Outcome, Error> {
         solve_tour_mip(self, search, on_event)
