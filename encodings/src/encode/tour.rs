@@ -26,8 +26,11 @@
 //! literal two redundant families, each switchable in [`TourOptions`], cut off hopeless routes:
 //! an untouched target must be within reach of some knight in the steps left
 //! (`distance_to_go`), and the untouched targets may not outnumber the moves left
-//! (`count_to_go`; for a lone knight, counted per colour against the jumps left that land on
-//! that colour).
+//! (`count_to_go`; with `colour_count`, per colour against the jumps left that can land on that
+//! colour: a knight changes colour at every jump, so a lone knight's colour at every time follows
+//! from its start's, given or chosen, and several knights' colours are tracked by a literal per
+//! knight and time). With the same colours, [`TourEncoding::moves_colour_bounds`] counts moves
+//! for the fewer-moves stage of the `steps` objective.
 
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
@@ -49,8 +52,8 @@ pub struct TourOptions {
     pub distance_to_go: bool,
     /// Under the goal switch: the untouched targets are no more than the jumps left.
     pub count_to_go: bool,
-    /// With `count_to_go` and a lone knight: count the targets of each colour against the
-    /// jumps left that land on that colour.
+    /// With `count_to_go`: count the targets of each colour against the jumps left that can
+    /// land on that colour (and, for several knights, the moves of the fewer-moves stage).
     pub colour_count: bool,
     /// Several knights moving one at a time, targets in any order: of two consecutive jumps
     /// by different knights that commute, allow only the one with the lower knight first.
@@ -206,7 +209,7 @@ impl TourEncoding {
     }
 
     /// Several knights, with the colour count: literals that, assumed, demand at most `ub`
-    /// moves in the steps up to `horizon` in the eyes of the colours. A knight lands on a
+    /// moves in the steps up to `horizon` as the colours count them. A knight lands on a
     /// colour at most every other jump, and on its own colour only after leaving it, so at
     /// every time `t` the jumps made so far, twice the targets of a colour still untouched and
     /// the knights standing on that colour add up to at most `ub` + knights. (Empty where the
@@ -442,7 +445,9 @@ impl TourEncoding {
                 }
             }
             _ => {
-                let on = self.on_class(t, class).expect("several knights' colours are tracked");
+                // Several knights: their colours are tracked whenever the targets are counted by
+                // colour.
+                let Some(on) = self.on_class(t, class) else { return };
                 let on_terms = on.iter().map(|&lit| (lit, 1));
                 if self.puzzle.objective.parallel() && left % 2 == 0 {
                     bounds.push((2 * class, untouched(1, self), knights * left / 2, None));
