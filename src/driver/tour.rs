@@ -149,8 +149,9 @@ fn fewer_moves(
     Ok((best, at_best))
 }
 
-/// SAT, at the optimum (`horizon` time steps, `at_best` demanding its moves): reports every
-/// other choice of starting squares that reaches it, each with a route, until none is left.
+/// SAT, at the optimum (`horizon` time steps, `at_best` demanding its moves): reports the best
+/// route's choice of starting squares, then every other that reaches the optimum, each with a
+/// route, until the UNSAT answer that shows none is left.
 fn list_starts(
     puzzle: &TourPuzzle,
     oracle: &mut SatHorizon<TourEncoding>,
