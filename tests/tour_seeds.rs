@@ -71,3 +71,28 @@ fn two_knights_and_two_queens_agree_with_a_search_over_joint_positions() {
     assert_eq!((outcome.status, outcome.value), (Status::Optimal, Some(truth.steps)));
     assert_eq!(route.moves(), truth.moves, "fewest moves in the fewest steps");
 }
+
+/// Two knights from h8 and a1 around the queen on d5, moving together. Both start on dark
+/// targets, and 22 more of the 24 dark targets are left; a knight lands on dark at most every
+/// other jump, so the two need at least 44 jumps. The fewer-moves stage states that count in
+/// its clauses: the route found has 44 moves, and 43 are refuted by propagation, with no
+/// conflict (a search of over a million conflicts without it).
+#[test]
+fn the_colour_count_refutes_fewer_moves_of_two_knights_without_search() {
+    let board = knights_sat::encodings::geometry::Board::new(8, 8).unwrap();
+    let square = |name: &str| board.parse_square(name).unwrap();
+    let puzzle = TourPuzzle::new(
+        None,
+        board.clone(),
+        vec![(knights_sat::encodings::geometry::PieceKind::Queen, square("d5"))],
+        vec![KnightStart::At(square("h8")), KnightStart::At(square("a1"))],
+        None,
+        VisitOrder::Any,
+        TourObjective::Steps,
+    )
+    .unwrap();
+    let (outcome, route) = solve(&puzzle);
+    assert_eq!(route.moves(), 44, "the count's bound is reached");
+    let last = outcome.stats.iter().rev().find(|s| s.query == Query::Moves).expect("a fewer-moves call");
+    assert_eq!((last.horizon, last.result, last.conflicts), (43, Answer::Unsat, Some(0)));
+}
