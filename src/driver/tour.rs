@@ -45,7 +45,7 @@ pub fn solve_tour(
     let finish =
         |p: &TourPuzzle, oracle: &mut SatHorizon<TourEncoding>, horizon, route, emit: &mut dyn FnMut(Event)| {
             let (route, at_best) = if p.objective == TourObjective::Steps && p.knights.len() > 1 {
-                fewer_moves(p, oracle, horizon, route, emit)?
+                fewer_moves(p, oracle, horizon, route, search.list_starts, emit)?
             } else {
                 (route, Vec::new())
             };
@@ -114,12 +114,13 @@ fn checked(puzzle: &TourPuzzle, route: Route) -> Result<Route, Error> {
 }
 
 /// SAT, at the proven fewest time steps `horizon`: tightens the number of moves until UNSAT.
-/// Returns the best route and the assumptions that demand its number of moves.
+/// Returns the best route and, if `keep`, the assumptions that demand its number of moves.
 fn fewer_moves(
     puzzle: &TourPuzzle,
     oracle: &mut SatHorizon<TourEncoding>,
     horizon: usize,
     mut best: Route,
+    keep: bool,
     emit: &mut dyn FnMut(Event),
 ) -> Result<(Route, Vec<Lit>), Error> {
     best = checked(puzzle, best)?;
@@ -145,7 +146,7 @@ fn fewer_moves(
         }
         best = checked(puzzle, encoding.decode(horizon, |lit| solver.value(lit)))?;
     }
-    let at_best = demand(best.moves(), encoding, solver);
+    let at_best = if keep { demand(best.moves(), encoding, solver) } else { Vec::new() };
     Ok((best, at_best))
 }
 
