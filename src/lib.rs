@@ -3,12 +3,14 @@
 //! The library behind the `knights-sat` command: [`solver`] puts SAT backends behind one
 //! trait, [`driver`] runs the searches that prove optima, [`render`] turns outcomes into
 //! text, JSON and SVG, [`export`] writes the formula of one question for other solvers, and [`certify`] writes and
-//! checks certificates of optimality. Board geometry, puzzle models and their encodings live in the
+//! checks certificates of optimality; [`cubes`] splits a search into a job directory of cubes
+//! for many cores or a cluster. Board geometry, puzzle models and their encodings live in the
 //! `knights-sat-encodings` crate, re-exported as [`encodings`].
 
 #![warn(missing_docs)]
 
 pub mod certify;
+pub mod cubes;
 pub mod driver;
 pub mod export;
 pub mod family;

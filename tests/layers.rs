@@ -62,6 +62,7 @@ fn layer(module: &Module, path: &str) -> (usize, &'static str) {
         (Crate::Library, Some("driver")) => (12, "driver"),
         (Crate::Library, Some("render" | "certify" | "export")) => (13, "render, certify, export"),
         (Crate::Library, Some("family")) => (14, "family"),
+        (Crate::Library, Some("cubes")) => (16, "cube-and-conquer job directories"),
         (Crate::Binary, _) => (17, "the command line"),
         (krate, top) => panic!("{path}: no layer for the module {top:?} of {krate:?}; add it to tests/layers.rs"),
     }

@@ -28,6 +28,71 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check a certificate written by `solve --certify`: the solution, the model and the proof.
     Verify(VerifyArgs),
+    /// Split a placement's search into cubes: a job directory with a Slurm job array.
+    Split(SplitArgs),
+    /// Search cubes of a job directory and write their results (what each array task runs).
+    Cube(CubeArgs),
+    /// Add up a job directory's results: the optimum once every cube is searched.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// The puzzle file (a placement whose pieces do not block lines).
+    pub puzzle: PathBuf,
+
+    /// The job directory to write (must not exist, or be empty).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// At least this many cubes: the tree is split at the least depth that gives them.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub cubes: usize,
+
+    /// Threads for the split's own search (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// No progress display on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CubeArgs {
+    /// The job directory.
+    pub dir: PathBuf,
+
+    /// The cubes to search, by index (a job array task passes its own).
+    pub ids: Vec<usize>,
+
+    /// Search every cube that has no result yet.
+    #[arg(long, conflicts_with = "ids")]
+    pub all: bool,
+
+    /// Threads: for one cube, threads that search its tree together; with several cubes,
+    /// cubes searched at once, one thread each (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Search a cube again even if it has a result.
+    #[arg(long)]
+    pub again: bool,
+
+    /// No line per cube on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The job directory.
+    pub dir: PathBuf,
+
+    /// Print only the indices of the cubes to search again (missing or failed), as Slurm's
+    /// `--array` takes them, e.g. `3,17-19`; nothing if none.
+    #[arg(long)]
+    pub missing: bool,
 }
 
 #[derive(Debug, Args)]

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use knights_sat::cubes::JobError;
 use knights_sat::encodings::puzzle::PuzzleError;
 
 /// Exit codes of `knights-sat` (see the README).
@@ -41,6 +42,9 @@ pub enum CliError {
     /// Writing a certificate failed.
     #[error("{0}")]
     Certify(#[from] knights_sat::certify::CertifyError),
+    /// A job directory of cubes could not be written, read or searched.
+    #[error("{0}")]
+    Job(#[from] knights_sat::cubes::JobError),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
@@ -53,6 +57,9 @@ impl CliError {
             CliError::Puzzle(_) | CliError::Usage(_) | CliError::Search(knights_sat::Error::Unsupported(_)) => {
                 Exit::BadInput
             }
+            CliError::Job(JobError::Search(knights_sat::Error::Unsupported(_))) => Exit::BadInput,
+            CliError::Job(JobError::Search(_)) => Exit::Internal,
+            CliError::Job(_) => Exit::BadInput,
             CliError::Search(_) | CliError::Output(_) | CliError::Certify(_) => Exit::Internal,
         }
     }

@@ -1,10 +1,12 @@
 //! Command-line parsing, in two stages: clap reads raw flags ([`args`]), which are turned into
 //! validated settings and a puzzle before any work starts ([`settings`]); [`solve`] then runs
 //! the search with progress, timeout and Ctrl-C handling and prints the outcome; [`export`]
-//! writes the formula of one question for external solvers; [`verify`] checks a certificate.
+//! writes the formula of one question for external solvers; [`verify`] checks a certificate;
+//! [`cubes`] splits a placement into a job directory, searches its cubes and merges them.
 
 mod args;
 mod bench;
+mod cubes;
 mod error;
 mod export;
 mod inline;
@@ -28,5 +30,8 @@ pub fn run() -> Result<Exit, CliError> {
         args::Command::Export(export) => export::run(export),
         args::Command::Bench(bench) => bench::run(bench),
         args::Command::Verify(verify) => verify::run(&verify.dir),
+        args::Command::Split(split) => cubes::split(split),
+        args::Command::Cube(cube) => cubes::cube(cube),
+        args::Command::Merge(merge) => cubes::merge(merge),
     }
 }

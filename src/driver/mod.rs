@@ -23,6 +23,8 @@ pub use horizon::{HorizonSearch, MAX_HORIZON};
 #[cfg(feature = "mip")]
 pub use mip::{solve_exchange_mip, solve_placement_mip, solve_tour_mip, MipSearch};
 pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};
-pub use placement::branch_and_bound::Ingredients;
+pub use placement::branch_and_bound::{
+    solve_cube, split, supports as placement_has_tree, Cube, Cut, Ingredients, Split,
+};
 pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, TourSearch};

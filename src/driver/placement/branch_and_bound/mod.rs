@@ -22,6 +22,7 @@
 //! and the relaxation, sharing the best placement and handing subtrees to idle threads
 //! through a [`pool`].
 
+mod cubes;
 mod cuts;
 mod ingredients;
 mod local_search;
@@ -36,18 +37,19 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use knights_sat_encodings::check::check_placement;
-use knights_sat_encodings::linear::placement_model;
+use knights_sat_encodings::linear::{placement_model, PlacementModel};
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
+pub use cubes::{solve_cube, split, Cube, Cut, Split};
 pub use ingredients::Ingredients;
 use ingredients::REPORT_EVERY;
 use orbits::Symmetries;
 use pool::{round_up, Message, Pool, Task};
 use problem::Problem;
-use tree::{Context, Worker};
+use tree::{Context, SplitAt, Worker};
 
 /// The most rows the linear program may have: the simplex keeps a dense basis inverse of rows
 /// squared (6,000 rows: 288 MB per thread). Independence puzzles with a conflict row per
@@ -79,6 +81,56 @@ fn search(
     emit: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
     let started = Instant::now();
+    let threads = threads.max(1);
+    let prepared = prepare(puzzle, ingredients, threads, true, None, emit)?;
+    let problem = &prepared.problem;
+    let pool = Pool::new(
+        threads,
+        Task { bound: prepared.root_bound, ..Task::default() },
+        problem.step,
+        problem.maximise,
+        eager,
+    );
+    let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
+    if let Some((cost, value)) = prepared.found {
+        pool.improve(cost, || Ok(()))?;
+        merged.incumbent = Some(value);
+        emit(Event::Search(merged.total()));
+    }
+    run_tree(puzzle, &prepared, &pool, None, &mut merged, emit)?;
+    if pool.best().is_none() {
+        emit(Event::Infeasible("no placement satisfies the rules".to_string()));
+    }
+    Ok(())
+}
+
+/// What every search of the tree starts from: the linear model, the program strengthened by
+/// cuts, its relaxation solved at the root, the board symmetries, and the local search's
+/// placement (its cost and value; already reported).
+struct Prepared {
+    model: PlacementModel,
+    problem: Problem,
+    lp: Lp,
+    root_bound: f64,
+    symmetries: Symmetries,
+    ingredients: Ingredients,
+    cuts: usize,
+    /// The rows of the model before the cuts.
+    model_rows: usize,
+    found: Option<(i64, usize)>,
+}
+
+/// Builds the program of `puzzle`, separates its cuts (or adds `given` ones, separated
+/// before) and, if `look` (and the ingredients allow it), runs the local search for a first
+/// placement meanwhile.
+fn prepare(
+    puzzle: &PlacementPuzzle,
+    ingredients: Ingredients,
+    threads: usize,
+    look: bool,
+    given: Option<&[Cut]>,
+    emit: &mut dyn FnMut(Event),
+) -> Result<Prepared, Error> {
     let model = placement_model(puzzle).map_err(|e| Error::Internal(format!("branch and bound: {e}")))?;
     let base = Problem::new(&model.model);
     if base.rows.len() > MAX_BASIS_ROWS {
@@ -90,8 +142,15 @@ fn search(
         )));
     }
     let n = base.n();
-    let ingredients =
-        Ingredients { row_branching: ingredients.row_branching && branches_on_rows(&base), ..ingredients };
+    let model_rows = base.rows.len();
+    if let Some(v) = given.into_iter().flatten().flat_map(|cut| &cut.terms).map(|t| t.1).find(|&v| v >= n) {
+        return Err(Error::Unsupported(format!("a cut names variable {v}, but the puzzle has {n}")));
+    }
+    let ingredients = Ingredients {
+        row_branching: ingredients.row_branching && branches_on_rows(&base),
+        local_search: ingredients.local_search && look,
+        ..ingredients
+    };
     let symmetries = if ingredients.symmetry {
         Symmetries::of(puzzle, n, |v| {
             let mut one = vec![false; n];
@@ -101,7 +160,6 @@ fn search(
     } else {
         Symmetries::of_nothing()
     };
-    let threads = threads.max(1);
     // The local search aims at the bound of the plain relaxation; the cuts are separated
     // meanwhile, on a second core when the search may use more than one.
     let target = root(&base).1.map(|bound| round_up((bound - 1e-6).ceil() as i64, base.step));
@@ -130,7 +188,16 @@ fn search(
         ingredients.local_search.then(|| local_search::improve(problem, time, target, &cutting, &mut report)).flatten()
     };
     let strengthen = |mut problem: Problem| {
-        let added = if ingredients.cuts { cuts::strengthen(&mut problem) } else { 0 };
+        let added = match given {
+            Some(cuts) => {
+                for cut in cuts {
+                    problem.add_row(cut.terms.clone(), cut.rhs);
+                }
+                cuts.len()
+            }
+            None if ingredients.cuts => cuts::strengthen(&mut problem),
+            None => 0,
+        };
         (problem, added)
     };
     let ((problem, cuts), found) = if threads > 1 && ingredients.cuts && ingredients.local_search {
@@ -155,26 +222,46 @@ fn search(
     // at it needs no further search.
     let (lp, root_bound) = root(&problem);
     let root_bound = root_bound.unwrap_or(f64::NEG_INFINITY);
-    let pool = Pool::new(threads, Task { bound: root_bound, ..Task::default() }, problem.step, problem.maximise, eager);
-    let mut merged = Merged::new(threads, started, symmetries.len(), cuts);
-    if let Some(values) = found.filter(|values| problem.satisfies(values)) {
-        let placement = model.placement(&values);
-        let value = check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
-        pool.improve(problem.cost_of(&values), || Ok(()))?;
-        merged.incumbent = Some(value);
-        if reported != Some(value) {
-            emit(Event::Solution { value, solution: Solution::Placement(placement) });
+    let found = match found.filter(|values| problem.satisfies(values)) {
+        Some(values) => {
+            let placement = model.placement(&values);
+            let value = check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+            if reported != Some(value) {
+                emit(Event::Solution { value, solution: Solution::Placement(placement) });
+            }
+            Some((problem.cost_of(&values), value))
         }
-        emit(Event::Search(merged.total()));
-    }
-    let pseudocosts = strong::Pseudocosts::new(n, &symmetries);
-    let cx =
-        Context { puzzle, model: &model, symmetries: &symmetries, ingredients, pool: &pool, pseudocosts: &pseudocosts };
+        None => None,
+    };
+    Ok(Prepared { model, problem, lp, root_bound, symmetries, ingredients, cuts, model_rows, found })
+}
+
+/// Searches the tasks of `pool` on its threads (one per open bound of the pool), passing on
+/// their events; with `split`, nodes at its depth are kept as cubes instead of searched.
+fn run_tree(
+    puzzle: &PlacementPuzzle,
+    prepared: &Prepared,
+    pool: &Pool,
+    split: Option<&SplitAt>,
+    merged: &mut Merged,
+    emit: &mut dyn FnMut(Event),
+) -> Result<(), Error> {
+    let threads = merged.threads.len();
+    let pseudocosts = strong::Pseudocosts::new(prepared.problem.n(), &prepared.symmetries);
+    let cx = Context {
+        puzzle,
+        model: &prepared.model,
+        symmetries: &prepared.symmetries,
+        ingredients: prepared.ingredients,
+        pool,
+        pseudocosts: &pseudocosts,
+        split,
+    };
     let (sender, receiver) = mpsc::channel();
     let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|me| {
-                let worker = Worker::new(me, &cx, problem.clone(), lp.clone(), sender.clone());
+                let worker = Worker::new(me, &cx, prepared.problem.clone(), prepared.lp.clone(), sender.clone());
                 std::thread::Builder::new()
                     .name(format!("branch-and-bound-{me}"))
                     .spawn_scoped(scope, move || worker.run())
@@ -209,9 +296,6 @@ fn search(
     });
     results.into_iter().collect::<Result<(), Error>>()?;
     emit(Event::Search(merged.total()));
-    if pool.best().is_none() {
-        emit(Event::Infeasible("no placement satisfies the rules".to_string()));
-    }
     Ok(())
 }
 

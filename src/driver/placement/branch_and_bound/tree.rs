@@ -3,6 +3,7 @@
 //! its shallowest branching when another thread waits.
 
 use std::sync::mpsc::Sender;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use knights_sat_encodings::check::check_placement;
@@ -29,6 +30,15 @@ pub(super) struct Context<'a> {
     pub ingredients: Ingredients,
     pub pool: &'a Pool,
     pub pseudocosts: &'a Pseudocosts,
+    /// Splitting the tree into cubes instead of searching it.
+    pub split: Option<&'a SplitAt>,
+}
+
+/// A split of the tree into cubes: the nodes reached after `depth` branchings are kept as
+/// tasks, not searched; every other node is searched (and pruned) as usual.
+pub(super) struct SplitAt {
+    pub depth: usize,
+    pub cubes: Mutex<Vec<Task>>,
 }
 
 /// A branching in progress: its candidates, the child being searched, and what a thread
@@ -237,6 +247,18 @@ impl<'a> Worker<'a> {
         self.cx.pool.give(task);
     }
 
+    /// The current node as a task: its decisions and everything fixed on the way to it.
+    fn here(&self, bound: f64) -> Task {
+        let value = &self.problem.value;
+        Task {
+            ones: self.decided_one.clone(),
+            zeros: self.decided_zero.clone(),
+            fixed: self.problem.trail.iter().map(|&v| (v, value[v] == 1)).collect(),
+            rest: None,
+            bound,
+        }
+    }
+
     /// Searches the current node (already propagated).
     fn node(&mut self) -> Result<(), Error> {
         if self.cx.pool.stopped() {
@@ -293,6 +315,11 @@ impl<'a> Worker<'a> {
                     return Ok(());
                 }
             }
+        }
+        if let Some(split) = self.cx.split.filter(|split| self.frames.len() >= split.depth) {
+            let cube = self.here(bound);
+            split.cubes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(cube);
+            return Ok(());
         }
         self.open_bounds.push(bound);
         self.report(false);

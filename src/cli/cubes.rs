@@ -1,0 +1,189 @@
+//! `knights-sat split`, `cube` and `merge`: cube and conquer through a job directory.
+
+use std::io::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use knights_sat::cubes::{self, CubeRun, JobDir, MergeReport};
+use knights_sat::driver::{default_threads, Event, PlacementSearch, Strategy};
+use knights_sat::encodings::puzzle;
+use knights_sat::render::{self, Report};
+use knights_sat::solver::SolverKind;
+
+use super::args::{CubeArgs, MergeArgs, SplitArgs};
+use super::progress::Progress;
+use super::{CliError, Exit};
+
+/// Splits a puzzle into a job directory and says how to run it.
+pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
+    if args.cubes == 0 {
+        return Err(CliError::Usage("--cubes 0: ask for at least one cube".into()));
+    }
+    let threads = threads(args.threads)?;
+    let puzzle = puzzle::load(&args.puzzle)?;
+    let binary = std::env::current_exe()?;
+    let progress = Progress::new(!args.quiet, "move");
+    let source = args.puzzle.display().to_string();
+    let job = cubes::split_into(&puzzle, &source, &args.out, args.cubes, threads, &binary, &mut |event| {
+        progress.observe(event)
+    });
+    progress.finish();
+    let job = job?;
+    let dir = args.out.display();
+    let mut out = std::io::stdout().lock();
+    let best = job.incumbent_value.map_or("none".to_string(), |v| v.to_string());
+    writeln!(
+        out,
+        "{dir}: {} cubes at depth {}, split in {:.2} s; best placement so far: {best}",
+        job.cubes, job.depth, job.split_seconds
+    )?;
+    if job.cubes == 0 {
+        writeln!(out, "the split searched the whole tree: `knights-sat merge {dir}` gives the optimum")?;
+    } else {
+        writeln!(out, "run:   sbatch {dir}/run.sbatch          (a Slurm job array, one task per cube)")?;
+        writeln!(out, "   or: knights-sat cube {dir} --all    (here, one cube per core)")?;
+        writeln!(out, "then:  knights-sat merge {dir}")?;
+    }
+    Ok(Exit::Solved)
+}
+
+/// Searches the cubes asked for, one thread each when several, and reports each.
+pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
+    let jobs = JobDir::at(&args.dir);
+    let job = jobs.job()?;
+    let ids: Vec<usize> = if args.all {
+        let report = cubes::merge(&args.dir)?;
+        report.to_redo()
+    } else if args.ids.is_empty() {
+        return Err(CliError::Usage("name the cubes to search (their indices), or give --all".into()));
+    } else {
+        args.ids.clone()
+    };
+    let threads = threads(args.threads)?;
+    if ids.len() == 1 {
+        let run = cubes::solve_cube_in(&args.dir, ids[0], threads, args.again, &mut |_: &Event| {})?;
+        if !args.quiet {
+            eprintln!("{}", line(&run, job.cubes));
+        }
+        return Ok(Exit::Solved);
+    }
+    // Several cubes: each thread takes the next one.
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<CliError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(ids.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&id) = ids.get(i) else { break };
+                if failure.lock().map_or(true, |f| f.is_some()) {
+                    break;
+                }
+                match cubes::solve_cube_in(&args.dir, id, 1, args.again, &mut |_: &Event| {}) {
+                    Ok(run) if !args.quiet => eprintln!("{}", line(&run, job.cubes)),
+                    Ok(_) => {}
+                    Err(error) => {
+                        if let Ok(mut slot) = failure.lock() {
+                            slot.get_or_insert(error.into());
+                        }
+                    }
+                }
+            });
+        }
+    });
+    match failure.into_inner().ok().flatten() {
+        Some(error) => Err(error),
+        None => Ok(Exit::Solved),
+    }
+}
+
+/// One line about a cube's search.
+fn line(run: &CubeRun, cubes: usize) -> String {
+    let (result, done) = match run {
+        CubeRun::Searched(result) => (result, ""),
+        CubeRun::Done(result) => (result, " (done before)"),
+    };
+    let found = result.value.map(|v| format!("; found {v}")).unwrap_or_default();
+    format!("cube {} of {cubes}: searched in {:.2} s, {} nodes{found}{done}", result.cube, result.seconds, result.nodes)
+}
+
+/// Prints what the job directory's results add up to.
+pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
+    let report = cubes::merge(&args.dir)?;
+    let mut out = std::io::stdout().lock();
+    if args.missing {
+        writeln!(out, "{}", cubes::array_ranges(&report.to_redo()))?;
+        return Ok(Exit::Solved);
+    }
+    summary(&args, &report, &mut out)?;
+    let outcome = report.outcome();
+    let search = PlacementSearch { strategy: Strategy::BranchAndBound, ..PlacementSearch::default() };
+    let source = report.job.source.clone();
+    let stopped = (!report.complete()).then_some("some cubes have no result");
+    let text = Report {
+        puzzle: &report.puzzle,
+        source: &source,
+        solver: SolverKind::Cadical,
+        mip: None,
+        incremental: true,
+        placement: Some(search),
+        outcome: &outcome,
+        stopped,
+    };
+    render::text(&text, &mut out)?;
+    if report.complete() {
+        Ok(if outcome.value.is_some() { Exit::Solved } else { Exit::Infeasible })
+    } else {
+        let dir = args.dir.display();
+        let redo = cubes::array_ranges(&report.to_redo());
+        eprintln!("knights-sat: {} of {} cubes have no result: {redo}", report.to_redo().len(), report.job.cubes);
+        eprintln!("  search them again: sbatch --array={redo} {dir}/run.sbatch");
+        eprintln!("                 or: knights-sat cube {dir} --all");
+        Ok(Exit::Unknown)
+    }
+}
+
+/// The cubes' figures: how many were searched, their time in all and the longest.
+fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let job = &report.job;
+    let times: Vec<f64> = report.searched.iter().map(|r| r.seconds).collect();
+    let sum: f64 = times.iter().sum();
+    let longest = report.searched.iter().max_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    let nodes: u64 = report.searched.iter().map(|r| r.nodes).sum();
+    writeln!(
+        out,
+        "{}: {} of {} cubes searched (split at depth {} in {:.2} s)",
+        args.dir.display(),
+        times.len(),
+        job.cubes,
+        job.depth,
+        job.split_seconds
+    )?;
+    if let Some(longest) = longest {
+        writeln!(
+            out,
+            "  cube times: {sum:.2} s in all, {:.2} s the longest (cube {}), {:.3} s the mean; {nodes} nodes",
+            longest.seconds,
+            longest.cube,
+            sum / times.len() as f64
+        )?;
+    }
+    for (id, why) in &report.failed {
+        writeln!(out, "  cube {id} failed: {why}")?;
+    }
+    match &report.best {
+        Some((value, _, Some(cube))) => writeln!(out, "  best placement: {value}, found in cube {cube}")?,
+        Some((value, _, None)) => writeln!(out, "  best placement: {value}, found by the split")?,
+        None => writeln!(out, "  no placement found")?,
+    }
+    Ok(())
+}
+
+/// `--threads`, checked.
+fn threads(asked: Option<usize>) -> Result<usize, CliError> {
+    match asked {
+        Some(0) => Err(CliError::Usage("--threads 0: give at least one thread".into())),
+        Some(n) if n > 1024 => Err(CliError::Usage(format!("--threads {n}: give at most 1024"))),
+        Some(n) => Ok(n),
+        None => Ok(default_threads()),
+    }
+}

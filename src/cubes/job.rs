@@ -1,0 +1,199 @@
+//! The files of a job directory, and how they are read and written.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::driver::{Cube, Cut};
+use crate::encodings::puzzle::{self, Puzzle};
+
+/// The version of the directory's format, written into `job.json`.
+pub const FORMAT: u32 = 1;
+
+/// Why a job directory cannot be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is not what the directory's format says.
+    #[error("{path}: {why}")]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The request cannot be carried out (a cube index past the last, a puzzle with no tree
+    /// to split, a directory that exists already).
+    #[error("{0}")]
+    Refused(String),
+    /// The search failed.
+    #[error(transparent)]
+    Search(#[from] crate::Error),
+}
+
+/// `job.json`: what was split.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Job {
+    /// The directory format's version ([`FORMAT`]).
+    pub format: u32,
+    /// A digest of the puzzle and the cubes: every result names it, so that results of
+    /// another split are never mixed in.
+    pub id: String,
+    /// Where the puzzle came from.
+    pub source: String,
+    /// The number of cubes (array indices `0..cubes`).
+    pub cubes: usize,
+    /// The branchings from the root to each cube.
+    pub depth: usize,
+    /// Whether the split used orbital fixing (the cubes' searches do the same).
+    pub symmetry: bool,
+    /// The best placement's cost when the tree was split: the cubes look for cheaper ones.
+    pub incumbent_cost: Option<i64>,
+    /// Its objective value.
+    pub incumbent_value: Option<usize>,
+    /// Seconds the split took.
+    pub split_seconds: f64,
+}
+
+/// `results/cube-N.json`: what one cube's search found.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CubeResult {
+    /// The job's id.
+    pub job: String,
+    /// The cube's index.
+    pub cube: usize,
+    /// Seconds the search took.
+    pub seconds: f64,
+    /// Nodes it searched.
+    pub nodes: u64,
+    /// The best placement in the cube, if cheaper than the split's: its value …
+    pub value: Option<usize>,
+    /// … and its solution file.
+    pub solution: Option<String>,
+    /// Why the search failed, if it did (the cube counts as not searched).
+    pub error: Option<String>,
+}
+
+/// A job directory and its paths.
+#[derive(Clone, Debug)]
+pub struct JobDir {
+    /// The directory.
+    pub root: PathBuf,
+}
+
+impl JobDir {
+    /// The job directory at `root`.
+    pub fn at(root: &Path) -> JobDir {
+        JobDir { root: root.to_path_buf() }
+    }
+
+    /// A file of the directory.
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    /// The result file of cube `id`.
+    pub fn result_path(&self, id: usize) -> PathBuf {
+        self.root.join("results").join(format!("cube-{id}.json"))
+    }
+
+    /// Reads `job.json`.
+    pub fn job(&self) -> Result<Job, JobError> {
+        let path = self.file("job.json");
+        let job: Job = read_json(&path)?;
+        if job.format != FORMAT {
+            return Err(malformed(
+                &path,
+                format!("format {} is not {FORMAT}, the one this knights-sat reads", job.format),
+            ));
+        }
+        Ok(job)
+    }
+
+    /// Reads `puzzle.toml`.
+    pub fn puzzle(&self) -> Result<Puzzle, JobError> {
+        let path = self.file("puzzle.toml");
+        puzzle::load(&path).map_err(|e| malformed(&path, e.to_string()))
+    }
+
+    /// Reads `cubes.json` and `cuts.json`, and checks them against the job's id and count.
+    pub fn cubes(&self, job: &Job, puzzle_text: &str) -> Result<(Vec<Cube>, Vec<Cut>), JobError> {
+        let path = self.file("cubes.json");
+        let text = read_text(&path)?;
+        let cuts_path = self.file("cuts.json");
+        let cuts_text = read_text(&cuts_path)?;
+        if digest(&[puzzle_text, &text, &cuts_text]) != job.id {
+            return Err(malformed(
+                &path,
+                "the puzzle, the cubes or the cuts changed since the split (the job's id differs)".into(),
+            ));
+        }
+        let cubes: Vec<Cube> = serde_json::from_str(&text).map_err(|e| malformed(&path, e.to_string()))?;
+        if cubes.len() != job.cubes {
+            return Err(malformed(&path, format!("{} cubes, where job.json says {}", cubes.len(), job.cubes)));
+        }
+        let cuts: Vec<Cut> = serde_json::from_str(&cuts_text).map_err(|e| malformed(&cuts_path, e.to_string()))?;
+        Ok((cubes, cuts))
+    }
+
+    /// The result of cube `id`, if its file exists.
+    pub fn result(&self, id: usize) -> Result<Option<CubeResult>, JobError> {
+        let path = self.result_path(id);
+        if !path.exists() {
+            return Ok(None);
+        }
+        read_json(&path).map(Some)
+    }
+
+    /// Writes the result of a cube: into a file of its own, then renamed into place, so a
+    /// task killed on the way leaves no result rather than half of one.
+    pub fn write_result(&self, result: &CubeResult) -> Result<(), JobError> {
+        let path = self.result_path(result.cube);
+        let text = serde_json::to_string_pretty(result).map_err(|e| malformed(&path, e.to_string()))?;
+        write_atomically(&path, &text)
+    }
+}
+
+/// The job's id: a 64-bit FNV-1a digest of the texts of the puzzle, the cubes and the cuts.
+pub fn digest(texts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in texts.iter().flat_map(|text| text.bytes().chain([0])) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), JobError> {
+    let io = |source| JobError::Io { path: path.to_path_buf(), source };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let mut file = fs::File::create(&temporary).map_err(io)?;
+    file.write_all(text.as_bytes()).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    fs::rename(&temporary, path).map_err(io)
+}
+
+/// Reads a text file.
+pub fn read_text(path: &Path) -> Result<String, JobError> {
+    fs::read_to_string(path).map_err(|source| JobError::Io { path: path.to_path_buf(), source })
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, JobError> {
+    serde_json::from_str(&read_text(path)?).map_err(|e| malformed(path, e.to_string()))
+}
+
+fn malformed(path: &Path, why: String) -> JobError {
+    JobError::Malformed { path: path.to_path_buf(), why }
+}

@@ -1,0 +1,114 @@
+//! Reading a job directory's results back into one answer.
+
+use std::path::Path;
+
+use super::job::{read_text, CubeResult, Job, JobDir, JobError};
+use crate::certify::read_solution;
+use crate::driver::{Event, Knowledge, Outcome, Solution};
+use crate::encodings::check::check_placement;
+use crate::encodings::puzzle::Puzzle;
+
+/// What the results of a job directory add up to.
+#[derive(Debug)]
+pub struct MergeReport {
+    /// The job.
+    pub job: Job,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// The results of the cubes searched to the end, by index.
+    pub searched: Vec<CubeResult>,
+    /// Cubes whose search failed, with why.
+    pub failed: Vec<(usize, String)>,
+    /// Cubes with no result (or a result of another job).
+    pub missing: Vec<usize>,
+    /// The best placement found, its value, and the cube that found it (`None`: the split).
+    pub best: Option<(usize, Solution, Option<usize>)>,
+}
+
+impl MergeReport {
+    /// Whether every cube was searched: the best placement is then optimal.
+    pub fn complete(&self) -> bool {
+        self.failed.is_empty() && self.missing.is_empty()
+    }
+
+    /// The cubes to search again: the missing and the failed, in order.
+    pub fn to_redo(&self) -> Vec<usize> {
+        let mut ids: Vec<usize> = self.missing.iter().copied().chain(self.failed.iter().map(|f| f.0)).collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The answer as a search's outcome: optimal once complete, else the best placement
+    /// found with no bound beyond the trivial one.
+    pub fn outcome(&self) -> Outcome {
+        let minimise = self.puzzle.placement().is_none_or(|p| p.goal.minimises());
+        let mut knowledge = if minimise { Knowledge::minimising() } else { Knowledge::maximising() };
+        match &self.best {
+            Some((value, solution, _)) => {
+                knowledge.observe(&Event::Solution { value: *value, solution: solution.clone() });
+                if self.complete() {
+                    knowledge.observe(&Event::Bound(*value));
+                }
+            }
+            None if self.complete() => {
+                knowledge.observe(&Event::Infeasible("no placement satisfies the rules".to_string()));
+            }
+            None => {}
+        }
+        let seconds = self.job.split_seconds + self.searched.iter().map(|r| r.seconds).sum::<f64>();
+        knowledge.outcome(std::time::Duration::from_secs_f64(seconds), None)
+    }
+}
+
+/// Reads every result of the job directory `dir`. Every placement in it (the split's and
+/// the cubes') is checked again by the rules checker; a result of another job counts as
+/// missing.
+pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
+    let jobs = JobDir::at(dir);
+    let job = jobs.job()?;
+    let puzzle_text = read_text(&jobs.file("puzzle.toml"))?;
+    let puzzle = jobs.puzzle()?;
+    // The cubes must still be those the job's id names.
+    jobs.cubes(&job, &puzzle_text)?;
+    let Some(placement) = puzzle.placement() else {
+        return Err(JobError::Malformed { path: jobs.file("puzzle.toml"), why: "not a placement puzzle".into() });
+    };
+    let minimise = placement.goal.minimises();
+    let better = |a: usize, b: usize| if minimise { a < b } else { a > b };
+    let read = |path: &Path, text: &str, stated: usize| -> Result<Solution, JobError> {
+        let malformed = |why: String| JobError::Malformed { path: path.to_path_buf(), why };
+        let solution = read_solution(&puzzle, text).map_err(malformed)?;
+        let Solution::Placement(pieces) = &solution else {
+            return Err(malformed("not a placement".into()));
+        };
+        let value = check_placement(placement, pieces).map_err(|why| malformed(format!("rejected: {why}")))?;
+        if value != stated {
+            return Err(malformed(format!("the placement's value is {value}, not the {stated} stated")));
+        }
+        Ok(solution)
+    };
+    let mut best = None;
+    if let Some(value) = job.incumbent_value {
+        let path = jobs.file("best.txt");
+        best = Some((value, read(&path, &read_text(&path)?, value)?, None));
+    }
+    let (mut searched, mut failed, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+    for id in 0..job.cubes {
+        let Some(result) = jobs.result(id)?.filter(|r| r.job == job.id && r.cube == id) else {
+            missing.push(id);
+            continue;
+        };
+        if let Some(error) = &result.error {
+            failed.push((id, error.clone()));
+            continue;
+        }
+        if let (Some(value), Some(text)) = (result.value, &result.solution) {
+            let solution = read(&jobs.result_path(id), text, value)?;
+            if best.as_ref().is_none_or(|b: &(usize, Solution, Option<usize>)| better(value, b.0)) {
+                best = Some((value, solution, Some(id)));
+            }
+        }
+        searched.push(result);
+    }
+    Ok(MergeReport { job, puzzle, searched, failed, missing, best })
+}

@@ -1,0 +1,57 @@
+//! Cube and conquer through a job directory, for many cores and many machines.
+//!
+//! [`split_into`] searches a placement's branch-and-bound tree to a depth and writes the open
+//! nodes there as cubes into a directory, with a Slurm job array that solves one cube per
+//! task; [`solve_cube_in`] solves one cube of such a directory and writes its result
+//! atomically; [`merge`] reads the results back: the optimum with its proof (every cube
+//! searched), or the cubes still missing. The directory needs nothing but the `knights-sat`
+//! binary to run: Slurm, a shell loop or `knights-sat cube DIR --all` solve it alike.
+//!
+//! ```text
+//! DIR/puzzle.toml          the puzzle
+//! DIR/job.json             the split: its id, cube count, depth and best cost so far
+//! DIR/best.txt             the best placement the split found (a solution file)
+//! DIR/cubes.json           the cubes, in the order of the job array's indices
+//! DIR/cuts.json            the cuts the split added at the root, for every cube's search
+//! DIR/run.sbatch           the job array: `sbatch DIR/run.sbatch`
+//! DIR/results/cube-N.json  what cube N's search found, written by renaming a finished file
+//! DIR/logs/                the array tasks' output
+//! ```
+
+mod job;
+mod merge;
+mod sbatch;
+mod solve;
+
+pub use job::{CubeResult, Job, JobDir, JobError};
+pub use merge::{merge, MergeReport};
+pub use solve::{solve_cube_in, split_into, CubeRun};
+
+/// The array indices `ids` as Slurm writes them: `0-3,7,9-10`.
+pub fn array_ranges(ids: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let start = ids[i];
+        let mut end = start;
+        while i + 1 < ids.len() && ids[i + 1] == end + 1 {
+            i += 1;
+            end += 1;
+        }
+        parts.push(if start == end { start.to_string() } else { format!("{start}-{end}") });
+        i += 1;
+    }
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::array_ranges;
+
+    #[test]
+    fn array_ranges_join_runs_of_indices() {
+        assert_eq!(array_ranges(&[]), "");
+        assert_eq!(array_ranges(&[4]), "4");
+        assert_eq!(array_ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3,7,9-10");
+    }
+}

@@ -1,0 +1,50 @@
+//! The Slurm job array of a job directory: one array task per cube.
+
+use std::path::Path;
+
+use super::job::Job;
+use crate::encodings::puzzle::placement::PlacementPuzzle;
+
+/// The text of `run.sbatch` for the job directory `root` (absolute), run by `binary`.
+pub fn script(root: &Path, binary: &Path, job: &Job, puzzle: &PlacementPuzzle) -> String {
+    let board = &puzzle.board;
+    let kinds: String = puzzle.kinds.iter().map(|r| r.kind.letter()).collect();
+    let last = job.cubes.saturating_sub(1);
+    let root = quote(&root.display().to_string());
+    let binary = quote(&binary.display().to_string());
+    format!(
+        r#"#!/bin/bash
+# knights-sat cube and conquer: {goal} of {width}x{height} by {kinds}, {cubes} cubes.
+#
+#   sbatch {root}/run.sbatch                  solve every cube, one array task each
+#   knights-sat merge {root}                  the optimum, once every cube has a result
+#   sbatch --array=$(knights-sat merge {root} --missing) {root}/run.sbatch
+#                                             solve again only the cubes with no result
+#
+# A task writes its result by renaming a finished file, so a task killed on the way leaves
+# nothing behind, and a task whose cube has a result already ends at once. Slurm's default
+# MaxArraySize is 1001: a job of more cubes needs it raised in slurm.conf.
+#SBATCH --job-name=knights-sat-cubes
+#SBATCH --array=0-{last}
+#SBATCH --ntasks=1
+#SBATCH --cpus-per-task=1
+#SBATCH --output={root}/logs/cube-%a.out
+#SBATCH --error={root}/logs/cube-%a.out
+
+exec {binary} cube {root} "$SLURM_ARRAY_TASK_ID" --threads "${{SLURM_CPUS_PER_TASK:-1}}"
+"#,
+        goal = puzzle.goal,
+        width = board.width(),
+        height = board.height(),
+        cubes = job.cubes,
+    )
+}
+
+/// `text` quoted for bash if it needs it.
+fn quote(text: &str) -> String {
+    if text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}

@@ -1,0 +1,179 @@
+//! Cube and conquer over the branch-and-bound tree: [`split`] searches the tree down to a
+//! depth and keeps the nodes it reaches there as cubes; [`solve_cube`] searches one cube's
+//! subtree, anywhere, later, on any number of threads.
+//!
+//! The cubes and the nodes the split pruned are the leaves of one tree, so together they
+//! cover every placement the tree's search would have covered (orbital fixing included: a
+//! cube's decisions carry the orbits its earlier siblings emptied). A cube is searched for
+//! placements cheaper than the best one known when the tree was split, so its fixings by
+//! reduced costs, proved against that placement, stay valid. Once every cube is searched, the
+//! best placement found by the split or by any cube is optimal.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
+use serde::{Deserialize, Serialize};
+
+use super::pool::{Pool, Task};
+use super::tree::SplitAt;
+use super::{prepare, run_tree, Ingredients, Merged};
+use crate::driver::{Event, SearchStats};
+use crate::Error;
+
+/// The deepest split tried: each level at most doubles the cubes of a fractional branching.
+const MAX_DEPTH: usize = 30;
+
+/// One cube: a node of the tree, as the decisions that lead to it from the root. Variables
+/// are the columns of the puzzle's linear model (`linear::placement_model`), which numbers
+/// them the same way every time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cube {
+    /// Pieces placed by branching.
+    pub ones: Vec<usize>,
+    /// Pieces left off by branching (a candidate's orbit, once its child was searched).
+    pub zeros: Vec<usize>,
+    /// Every variable fixed on the way, by branching, propagation or reduced costs: placed.
+    pub fixed_ones: Vec<usize>,
+    /// The same: left off.
+    pub fixed_zeros: Vec<usize>,
+    /// The node's relaxation bound on the cost of its placements, if it had one.
+    pub bound: Option<f64>,
+}
+
+impl Cube {
+    fn of(task: Task) -> Cube {
+        let (fixed_ones, fixed_zeros): (Vec<(usize, bool)>, Vec<_>) = task.fixed.iter().partition(|f| f.1);
+        Cube {
+            ones: task.ones,
+            zeros: task.zeros,
+            fixed_ones: fixed_ones.into_iter().map(|f| f.0).collect(),
+            fixed_zeros: fixed_zeros.into_iter().map(|f| f.0).collect(),
+            bound: task.bound.is_finite().then_some(task.bound),
+        }
+    }
+
+    /// The cube as a task, if every variable is one of `n`.
+    fn task(&self, n: usize) -> Result<Task, Error> {
+        let vars = [&self.ones, &self.zeros, &self.fixed_ones, &self.fixed_zeros];
+        if let Some(v) = vars.iter().flat_map(|list| list.iter()).find(|&&v| v >= n) {
+            return Err(Error::Unsupported(format!("the cube names variable {v}, but the puzzle has {n}")));
+        }
+        let fixed = self.fixed_ones.iter().map(|&v| (v, true)).chain(self.fixed_zeros.iter().map(|&v| (v, false)));
+        Ok(Task {
+            ones: self.ones.clone(),
+            zeros: self.zeros.clone(),
+            fixed: fixed.collect(),
+            rest: None,
+            bound: self.bound.unwrap_or(f64::NEG_INFINITY),
+        })
+    }
+}
+
+/// A cut the split added to the relaxation at the root, `Σ a·x >= rhs` over the model's
+/// columns: the cubes' searches add the same cuts instead of separating them again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cut {
+    /// The terms `(a, x)`.
+    pub terms: Vec<(i64, usize)>,
+    /// The right-hand side.
+    pub rhs: i64,
+}
+
+/// A tree split into cubes.
+#[derive(Clone, Debug)]
+pub struct Split {
+    /// The open nodes at the split's depth; none if the split searched the whole tree.
+    pub cubes: Vec<Cube>,
+    /// The branchings from the root to each cube.
+    pub depth: usize,
+    /// The cuts at the root.
+    pub cuts: Vec<Cut>,
+    /// The best placement's cost when the split ended (`None`: none found).
+    pub incumbent_cost: Option<i64>,
+    /// The statistics of the split's last pass.
+    pub stats: SearchStats,
+}
+
+/// Splits the tree of `puzzle` into at least `wanted` cubes (fewer if the tree is smaller),
+/// at the least depth that gives them. The placements it finds are reported as they improve;
+/// a proven bound is reported only if no cube is left (the split then solved the puzzle).
+pub fn split(
+    puzzle: &PlacementPuzzle,
+    ingredients: Ingredients,
+    threads: usize,
+    wanted: usize,
+    emit: &mut dyn FnMut(Event),
+) -> Result<Split, Error> {
+    let started = Instant::now();
+    let prepared = prepare(puzzle, ingredients, threads.max(1), true, None, emit)?;
+    let problem = &prepared.problem;
+    let mut best = prepared.found.map(|found| found.0);
+    for depth in 1..=MAX_DEPTH {
+        let pool =
+            Pool::new(1, Task { bound: prepared.root_bound, ..Task::default() }, problem.step, problem.maximise, false);
+        if let Some(cost) = best {
+            pool.improve(cost, || Ok(()))?;
+        }
+        let at = SplitAt { depth, cubes: Mutex::new(Vec::new()) };
+        let mut merged = Merged::new(1, started, prepared.symmetries.len(), prepared.cuts);
+        // The pool counts a kept cube as searched: its bounds prove nothing here.
+        run_tree(puzzle, &prepared, &pool, Some(&at), &mut merged, &mut |event| {
+            if !matches!(event, Event::Bound(_) | Event::Infeasible(_)) {
+                emit(event);
+            }
+        })?;
+        best = pool.best();
+        let cubes = at.cubes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if cubes.len() >= wanted || cubes.is_empty() || depth == MAX_DEPTH {
+            if cubes.is_empty() {
+                match best {
+                    Some(cost) => emit(Event::Bound(super::pool::value_of(cost, problem.maximise))),
+                    None => emit(Event::Infeasible("no placement satisfies the rules".to_string())),
+                }
+            }
+            let cuts = problem.rows[prepared.model_rows..]
+                .iter()
+                .map(|row| Cut { terms: row.terms.clone(), rhs: row.rhs })
+                .collect();
+            return Ok(Split {
+                cubes: cubes.into_iter().map(Cube::of).collect(),
+                depth,
+                cuts,
+                incumbent_cost: best,
+                stats: merged.total(),
+            });
+        }
+    }
+    unreachable!("the last depth returns")
+}
+
+/// Searches the subtree of `cube` on `threads` threads for placements cheaper than
+/// `incumbent_cost` (the best cost known when the tree was split; `None`: none), with the
+/// split's `cuts` (`None`: separated again). The placements it finds are reported as they
+/// improve; the search's bounds, which hold only inside the cube, are not.
+pub fn solve_cube(
+    puzzle: &PlacementPuzzle,
+    ingredients: Ingredients,
+    threads: usize,
+    (cube, cuts): (&Cube, Option<&[Cut]>),
+    incumbent_cost: Option<i64>,
+    emit: &mut dyn FnMut(Event),
+) -> Result<SearchStats, Error> {
+    let started = Instant::now();
+    let threads = threads.max(1);
+    let prepared = prepare(puzzle, ingredients, threads, false, cuts, emit)?;
+    let problem = &prepared.problem;
+    let task = cube.task(problem.n())?;
+    let pool = Pool::new(threads, task, problem.step, problem.maximise, false);
+    if let Some(cost) = incumbent_cost {
+        pool.improve(cost, || Ok(()))?;
+    }
+    let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
+    run_tree(puzzle, &prepared, &pool, None, &mut merged, &mut |event| {
+        if !matches!(event, Event::Bound(_) | Event::Infeasible(_)) {
+            emit(event);
+        }
+    })?;
+    Ok(merged.total())
+}

@@ -1,0 +1,191 @@
+//! Cube and conquer: the cubes of a split, each searched on its own, add up to the optimum
+//! of an exhaustive search written from the rules; and a job directory written by `split`
+//! runs, resumes after a lost cube and merges through the binary.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::knights_sat;
+use knights_sat::driver::{placement_has_tree, solve_cube, split, Event, Ingredients};
+use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
+use knights_sat::encodings::ground_truth::placement::optimal_placement;
+use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A placement on a board of 4 to 7 squares a side, perhaps with removed squares, of one or
+/// two kinds that branch and bound takes.
+fn random_puzzle(rng: &mut ChaCha8Rng) -> Option<PlacementPuzzle> {
+    let (w, h) = (rng.random_range(4..=7), rng.random_range(4..=7));
+    let mut board = Board::new(w, h).unwrap();
+    for _ in 0..rng.random_range(0..=2) {
+        board.remove(Square(rng.random_range(0..w * h) as u16));
+    }
+    let goal = PlacementGoal::ALL[rng.random_range(0..PlacementGoal::ALL.len())];
+    let pool = [PieceKind::Knight, PieceKind::King, PieceKind::Queen, PieceKind::Bishop, PieceKind::Rook];
+    let mut kinds = vec![pool[rng.random_range(0..pool.len())]];
+    if w * h <= 25 && rng.random_bool(0.3) {
+        let other = pool[rng.random_range(0..pool.len())];
+        if other != kinds[0] {
+            kinds.push(other);
+        }
+    }
+    let rules =
+        kinds.iter().map(|&kind| KindRule { kind, min: 0, max: None, weight: rng.random_range(1..=2) }).collect();
+    PlacementPuzzle::new(None, board, goal, rules, PawnDirection::Up, Vec::new(), Vec::new()).ok()
+}
+
+/// The best value among the split's placements and every cube's, and the number of cubes
+/// and of cubes that found a better placement than the split.
+fn conquer(puzzle: &PlacementPuzzle, ingredients: Ingredients, wanted: usize) -> (Option<usize>, usize, usize) {
+    let minimise = puzzle.goal.minimises();
+    let better = |a: usize, b: Option<usize>| b.is_none_or(|b| if minimise { a < b } else { a > b });
+    let mut best: Option<usize> = None;
+    let keep = |event: Event, best: &mut Option<usize>| {
+        if let Event::Solution { value, .. } = event {
+            if better(value, *best) {
+                *best = Some(value);
+            }
+        }
+    };
+    let cut = split(puzzle, ingredients, 1, wanted, &mut |e| keep(e, &mut best)).expect("the split runs");
+    let from_split = best;
+    let mut improved = 0;
+    for cube in &cut.cubes {
+        let mut found = None;
+        solve_cube(puzzle, ingredients, 1, (cube, Some(&cut.cuts)), cut.incumbent_cost, &mut |e| keep(e, &mut found))
+            .expect("the cube's search runs");
+        if let Some(value) = found {
+            improved += usize::from(better(value, from_split));
+            if better(value, best) {
+                best = Some(value);
+            }
+        }
+    }
+    (best, cut.cubes.len(), improved)
+}
+
+/// Random placements split into 2 to 32 cubes, with and without the local search (without
+/// it the split's placement is often poor and the cubes must find better ones) and orbital
+/// fixing: the best placement over the split and its cubes is the exhaustive optimum.
+#[test]
+fn the_cubes_of_random_placements_add_up_to_the_exhaustive_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let (mut compared, mut split_up, mut improved, mut infeasible) = (0, 0, 0, 0);
+    for i in 0..1000 {
+        let Some(puzzle) = random_puzzle(&mut rng) else { continue };
+        if !placement_has_tree(&puzzle) {
+            continue;
+        }
+        let Ok(expected) = optimal_placement(&puzzle, 5_000_000) else { continue };
+        let ingredients =
+            Ingredients { local_search: i % 2 == 0, symmetry: i % 3 != 0, cuts: i % 5 != 0, ..Ingredients::default() };
+        let wanted = [2, 8, 32][i % 3];
+        let (best, cubes, better) = conquer(&puzzle, ingredients, wanted);
+        assert_eq!(best, expected, "puzzle {i} in {wanted} cubes, {ingredients:?}: {puzzle:?}");
+        compared += 1;
+        split_up += usize::from(cubes >= 2);
+        improved += usize::from(better > 0);
+        infeasible += usize::from(expected.is_none());
+        if compared == 300 {
+            break;
+        }
+    }
+    eprintln!("{compared} compared, {split_up} split, {improved} improved by a cube, {infeasible} infeasible");
+    assert!(compared >= 250, "only {compared} puzzles compared");
+    assert!(split_up >= 40, "only {split_up} puzzles split into two cubes or more");
+    assert!(improved >= 20, "only {improved} puzzles where a cube beat the split's placement");
+    assert!(infeasible >= 1, "no infeasible puzzle among {compared}");
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("knights-sat-cubes-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Knight domination of 14x14 (32 knights, OEIS A006075) through a job directory: split,
+/// some cubes searched, the merge names the missing ones, the rest searched, the optimum
+/// merged; a lost result is named and searched again alone; a changed cube file is refused.
+#[test]
+fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
+    let dir = scratch("knights-14x14");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let job: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("job.json")).unwrap()).unwrap();
+    let cubes = job["cubes"].as_u64().unwrap() as usize;
+    assert!(cubes >= 12, "asked for 12 cubes, got {cubes}");
+    let script = std::fs::read_to_string(dir.join("run.sbatch")).unwrap();
+    assert!(script.contains(&format!("#SBATCH --array=0-{}", cubes - 1)), "{script}");
+
+    let run = knights_sat(&["cube", path, "0", "1", "2", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 4, "an incomplete merge is not an answer: {}", run.stdout);
+    assert!(
+        run.stderr.contains(&format!("{} of {cubes} cubes have no result: 3-{}", cubes - 3, cubes - 1)),
+        "{}",
+        run.stderr
+    );
+    let run = knights_sat(&["merge", path, "--missing"]);
+    assert_eq!(run.stdout.trim(), format!("3-{}", cubes - 1));
+
+    let run = knights_sat(&["cube", path, "--all", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), cubes - 3, "one line per cube searched: {}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("optimal: 32 pieces; 31 pieces proved impossible"), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("{cubes} of {cubes} cubes searched")), "{}", run.stdout);
+    assert_eq!(knights_sat(&["merge", path, "--missing"]).stdout.trim(), "");
+
+    // A lost result: named, and searched again alone; a result that exists is not.
+    std::fs::remove_file(dir.join("results/cube-5.json")).unwrap();
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 4);
+    assert!(run.stderr.contains("have no result: 5\n"), "{}", run.stderr);
+    let run = knights_sat(&["cube", path, "--all"]);
+    assert!(run.stderr.starts_with("cube 5 of") && run.stderr.lines().count() == 1, "{}", run.stderr);
+    let run = knights_sat(&["cube", path, "5"]);
+    assert!(run.stderr.contains("(done before)"), "{}", run.stderr);
+    assert_eq!(knights_sat(&["merge", path]).code, 0);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with("cube-") || !name.ends_with(".json"))
+        .collect();
+    assert!(leftovers.is_empty(), "files left in results/: {leftovers:?}");
+
+    // A cube past the last, and a changed cube file.
+    let run = knights_sat(&["cube", path, &cubes.to_string()]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains(&format!("there is no cube {cubes}")), "{}", run.stderr);
+    let text = std::fs::read_to_string(dir.join("cubes.json")).unwrap();
+    std::fs::write(dir.join("cubes.json"), text.replacen("\"ones\":[", "\"ones\":[0,", 1)).unwrap();
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("cubes.json") && run.stderr.contains("changed since the split"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What cannot be split is refused with the reason, exit 2.
+#[test]
+fn split_refuses_what_it_cannot_split() {
+    let dir = scratch("refusals");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/queen-d5-tour.toml", "--out", path]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("a tour cannot be split yet"), "{}", run.stderr);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("other"), "").unwrap();
+    let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("exists and is not empty"), "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("job.json"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
