@@ -70,3 +70,68 @@ pub fn replay_exchange(puzzle: &ExchangePuzzle, moves: &[Move]) -> Result<Vec<Po
     }
     Ok(positions)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Piece, PieceKind};
+    use crate::puzzle::{parse, Puzzle};
+
+    /// Two white rooks on a1 and c1 swap with two black rooks on a3 and c3 of a 3x3 board.
+    fn rooks() -> ExchangePuzzle {
+        let text = "kind = \"exchange\"\nboard = \"3x3\"\nswap = true\n\
+                    [[side]]\nname = \"white\"\nstart = [\"Ra1\", \"Rc1\"]\n\
+                    [[side]]\nname = \"black\"\nstart = [\"Ra3\", \"Rc3\"]\n";
+        match parse(text, "rooks.toml").unwrap() {
+            Puzzle::Exchange(puzzle) => puzzle,
+            other => panic!("not an exchange: {other:?}"),
+        }
+    }
+
+    fn mv(puzzle: &ExchangePuzzle, side: usize, from: &str, to: &str) -> Move {
+        let square = |name: &str| puzzle.board.parse_square(name).unwrap();
+        Move { piece: Piece { side, kind: PieceKind::Rook }, from: square(from), to: square(to) }
+    }
+
+    /// A legal exchange replays to every position from the start to the goal, one a move.
+    #[test]
+    fn a_legal_exchange_replays_from_the_start_to_the_goal() {
+        let puzzle = rooks();
+        // Each rook around the board's edge, the white ones clockwise by way of the centre file.
+        let moves = [
+            mv(&puzzle, 0, "a1", "b1"),
+            mv(&puzzle, 0, "b1", "b2"),
+            mv(&puzzle, 1, "a3", "a1"),
+            mv(&puzzle, 0, "b2", "b3"),
+            mv(&puzzle, 0, "b3", "a3"),
+            mv(&puzzle, 0, "c1", "b1"),
+            mv(&puzzle, 0, "b1", "b2"),
+            mv(&puzzle, 1, "c3", "c1"),
+            mv(&puzzle, 0, "b2", "b3"),
+            mv(&puzzle, 0, "b3", "c3"),
+        ];
+        let positions = replay_exchange(&puzzle, &moves).expect("a legal exchange");
+        assert_eq!(positions.len(), moves.len() + 1);
+        assert_eq!(positions[0], puzzle.start);
+        assert_eq!(positions[moves.len()], puzzle.goal);
+        let rook_on = |p: &Position, name: &str| p.get(puzzle.board.parse_square(name).unwrap()).is_some();
+        assert!(rook_on(&positions[1], "b1") && !rook_on(&positions[1], "a1"), "the first move is played");
+    }
+
+    /// Each way to break the rules is named, with the move's number.
+    #[test]
+    fn every_broken_rule_is_refused_with_its_move() {
+        let puzzle = rooks();
+        let refused = |moves: &[Move]| replay_exchange(&puzzle, moves).expect_err("breaks a rule");
+        assert!(matches!(refused(&[mv(&puzzle, 0, "b1", "b2")]), RuleViolation::NoSuchPiece { index: 1, .. }));
+        assert!(matches!(refused(&[mv(&puzzle, 1, "a1", "a2")]), RuleViolation::NoSuchPiece { index: 1, .. }));
+        let not_a_move = refused(&[mv(&puzzle, 0, "a1", "b2")]);
+        assert!(matches!(&not_a_move, RuleViolation::Illegal { index: 1, why, .. } if why.contains("not a move")));
+        let occupied = refused(&[mv(&puzzle, 0, "a1", "a2"), mv(&puzzle, 0, "c1", "c3")]);
+        assert!(matches!(&occupied, RuleViolation::Illegal { index: 2, why, .. } if why.contains("occupied")));
+        let blocked = refused(&[mv(&puzzle, 0, "a1", "b1"), mv(&puzzle, 0, "c1", "a1")]);
+        assert!(matches!(&blocked, RuleViolation::Illegal { index: 2, why, .. } if why.contains("blocked on b1")));
+        assert_eq!(refused(&[mv(&puzzle, 0, "a1", "a2")]), RuleViolation::GoalMissed { moves: 1 });
+        assert_eq!(refused(&[]), RuleViolation::GoalMissed { moves: 0 });
+    }
+}
