@@ -29,6 +29,10 @@ pub enum Error {
     /// a linear model for pieces that block lines): a limit of the request, not a failure.
     #[error("the chosen model cannot take this puzzle: {0}")]
     Unsupported(String),
+    /// A horizon search refused to build its next time step, too large for memory: what it
+    /// proved of the horizons before still holds.
+    #[error("the chosen model cannot take this puzzle: {0}")]
+    StepTooLarge(String),
     /// A solution failed the independent rules checker: a bug in knights-sat, never an answer.
     #[error("internal error: the rules checker rejected a solution found by the solver: {0}")]
     CheckerRejected(String),

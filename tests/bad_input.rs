@@ -239,8 +239,18 @@ fn a_legal_horizon_too_big_to_write_is_refused_before_it_is_built() {
     refuses(&["export", wide, "--format", "lp", "--horizon", "1"], "terms in the linear model");
     refuses(&["export", wide, "--format", "opb"], "network-flow model");
     // Solved, the rook reaches the whole board in two moves, and the third step alone would take
-    // tens of millions of clauses: refused before it is built, not after gigabytes.
-    refuses(&["solve", wide, "--quiet"], "a step of this search may take");
+    // tens of millions of clauses: refused before it is built, not after gigabytes. The horizons
+    // refuted before it stay proved: the search stops as at a time limit, with its bound.
+    let run = knights_sat(&["solve", wide, "--quiet"]);
+    assert_eq!(run.code, 4, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("proved impossible"), "the bound so far: {}", run.stdout);
+    assert!(run.stdout.contains("a step of this search may take"), "{}", run.stdout);
+    let run = knights_sat(&["solve", wide, "--quiet", "--json"]);
+    assert_eq!(run.code, 4);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    assert_eq!(json["status"], "unknown");
+    assert!(json["bound"].as_u64().is_some_and(|b| b >= 2), "{}", run.stdout);
+    assert!(json["stopped"].as_str().is_some_and(|s| s.contains("a step of this search may take")), "{}", run.stdout);
     // The MIP backend's time-indexed model is sized before it is built, as an export's is.
     if cfg!(feature = "mip") {
         refuses(&["solve", wide, "--backend", "mip", "--quiet"], "HiGHS is given");

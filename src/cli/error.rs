@@ -54,7 +54,9 @@ impl CliError {
     /// The exit code for this error.
     pub fn exit_code(&self) -> Exit {
         match self {
-            CliError::Puzzle(_) | CliError::Usage(_) | CliError::Search(knights_sat::Error::Unsupported(_)) => {
+            CliError::Puzzle(_)
+            | CliError::Usage(_)
+            | CliError::Search(knights_sat::Error::Unsupported(_) | knights_sat::Error::StepTooLarge(_)) => {
                 Exit::BadInput
             }
             CliError::Job(JobError::Search(knights_sat::Error::Unsupported(_))) => Exit::BadInput,

@@ -27,10 +27,12 @@ enum Message {
 }
 
 /// Why a search ended early.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Stop {
     Timeout,
     Interrupt,
+    /// The search refused its next step (too large to build) after it had learnt something.
+    Refused(String),
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -105,17 +107,28 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
                 progress.observe(&event);
                 knowledge.observe(&event);
             }
+            Some(Message::Finished(Err(knights_sat::Error::StepTooLarge(why)))) => {
+                // A step too large to build, refused after the search proved a bound or found a
+                // solution: that knowledge is the answer so far, as after a time limit.
+                let so_far = knowledge.outcome(started.elapsed(), None);
+                let nothing = if family.maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
+                if so_far.bound == nothing.outcome(started.elapsed(), None).bound && so_far.value.is_none() {
+                    return Err(CliError::Search(knights_sat::Error::StepTooLarge(why)));
+                }
+                break (so_far, Some(Stop::Refused(why)));
+            }
             Some(Message::Finished(result)) => break (result?, None),
             Some(Message::Interrupted) => break (knowledge.outcome(started.elapsed(), None), Some(Stop::Interrupt)),
             None => break (knowledge.outcome(started.elapsed(), None), Some(Stop::Timeout)),
         }
     };
     progress.finish();
-    let stopped = stop.map(|s| match s {
+    let stopped = stop.as_ref().map(|s| match s {
         Stop::Timeout => {
             format!("stopped after the time limit of {:.1} s", settings.timeout.unwrap_or_default().as_secs_f64())
         }
         Stop::Interrupt => "stopped by Ctrl-C".to_string(),
+        Stop::Refused(why) => format!("stopped: the chosen model cannot take the next step: {why}"),
     });
     let report = Report {
         puzzle: &settings.puzzle,
@@ -145,7 +158,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     if let Some(dir) = &settings.certify {
         write_certificate(&settings, &outcome, dir)?;
     }
-    if stop.is_none() {
+    if matches!(stop, None | Some(Stop::Refused(_))) {
         // The worker has finished; joining it only collects the thread.
         let _ = worker.join();
     }

@@ -103,7 +103,7 @@ pub const MAX_STEP_CLAUSES: usize = 5_000_000;
 fn grow<E: HorizonEncoding>(encoding: &mut E, horizon: usize, solver: &mut FedSolver) -> Result<(), Error> {
     while encoding.horizon() < horizon {
         if let Some(size) = encoding.next_step_size().filter(|&size| size > MAX_STEP_CLAUSES) {
-            return Err(Error::Unsupported(format!(
+            return Err(Error::StepTooLarge(format!(
                 "time step {} would add about {size} clauses, more than the {MAX_STEP_CLAUSES} a step of \
                  this search may take (pieces that slide far on a large board)",
                 encoding.horizon() + 1
