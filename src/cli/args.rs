@@ -258,6 +258,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_strong_branching: bool,
 
+    /// Placements, branch and bound: never start a long search again from its tree's open
+    /// nodes at a shallow depth (for measuring).
+    #[arg(long, global = true)]
+    pub no_cubes: bool,
+
     /// Do not restrict consecutive independent moves to one canonical order (for measuring).
     #[arg(long, global = true)]
     pub no_canonical_order: bool,

@@ -145,6 +145,7 @@ impl SolveSettings {
                 row_branching: !options.no_row_branching,
                 cuts: !options.no_cuts,
                 strong_branching: !options.no_strong_branching,
+                cubes: !options.no_cubes,
             },
             dominance: !options.no_dominance,
             threads: match options.threads {

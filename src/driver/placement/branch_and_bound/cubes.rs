@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::pool::{Pool, Task};
 use super::tree::SplitAt;
-use super::{prepare, run_tree, Ingredients, Merged};
+use super::{prepare, run_tree, Ingredients, Merged, Prepared};
 use crate::driver::{Event, SearchStats};
 use crate::Error;
 
@@ -95,9 +95,9 @@ pub struct Split {
     pub stats: SearchStats,
 }
 
-/// Splits the tree of `puzzle` into at least `wanted` cubes (fewer if the tree is smaller),
-/// at the least depth that gives them. The placements it finds are reported as they improve;
-/// a proven bound is reported only if no cube is left (the split then solved the puzzle).
+/// Splits the tree of `puzzle` into about `wanted` cubes ([`open_nodes`]). The placements
+/// it finds are reported as they improve; a proven bound is reported only if no cube is left
+/// (the split then solved the puzzle).
 pub fn split(
     puzzle: &PlacementPuzzle,
     ingredients: Ingredients,
@@ -108,7 +108,47 @@ pub fn split(
     let started = Instant::now();
     let prepared = prepare(puzzle, ingredients, threads.max(1), true, None, emit)?;
     let problem = &prepared.problem;
-    let mut best = prepared.found.map(|found| found.0);
+    let open = open_nodes(puzzle, &prepared, prepared.found.map(|found| found.0), wanted, started, emit)?;
+    if open.tasks.is_empty() {
+        report_closed(open.best, problem.maximise, emit);
+    }
+    let cuts =
+        problem.rows[prepared.model_rows..].iter().map(|row| Cut { terms: row.terms.clone(), rhs: row.rhs }).collect();
+    Ok(Split {
+        cubes: open.tasks.into_iter().map(Cube::of).collect(),
+        depth: open.depth,
+        cuts,
+        incumbent_cost: open.best,
+        stats: open.stats,
+    })
+}
+
+/// The open nodes of a tree cut at some depth.
+pub(super) struct OpenNodes {
+    /// The nodes, as tasks; none if the tree closed above the depth.
+    pub tasks: Vec<Task>,
+    /// The depth: branchings from the root.
+    pub depth: usize,
+    /// The best placement's cost after the passes.
+    pub best: Option<i64>,
+    /// The last pass's work.
+    pub stats: SearchStats,
+}
+
+/// Searches the tree of `prepared` to depth 1, 2, … (a pass each, from the root, pruning
+/// against the best cost so far) and keeps the open nodes at the first depth that has at least
+/// `wanted` of them, or whose count grew less than a fifth over the depth before (a narrow
+/// tree, which deeper passes would mostly search whole), or where the tree closes.
+pub(super) fn open_nodes(
+    puzzle: &PlacementPuzzle,
+    prepared: &Prepared,
+    mut best: Option<i64>,
+    wanted: usize,
+    started: Instant,
+    emit: &mut dyn FnMut(Event),
+) -> Result<OpenNodes, Error> {
+    let problem = &prepared.problem;
+    let mut before = 0;
     for depth in 1..=MAX_DEPTH {
         let pool =
             Pool::new(1, Task { bound: prepared.root_bound, ..Task::default() }, problem.step, problem.maximise, false);
@@ -117,35 +157,29 @@ pub fn split(
         }
         let at = SplitAt { depth, cubes: Mutex::new(Vec::new()) };
         let mut merged = Merged::new(1, started, prepared.symmetries.len(), prepared.cuts);
-        // The pool counts a kept cube as searched: its bounds prove nothing here.
-        run_tree(puzzle, &prepared, &pool, Some(&at), &mut merged, &mut |event| {
+        // The pool counts a kept node as searched: its bounds prove nothing here.
+        run_tree(puzzle, prepared, &pool, Some(&at), &mut merged, &mut |event| {
             if !matches!(event, Event::Bound(_) | Event::Infeasible(_)) {
                 emit(event);
             }
         })?;
         best = pool.best();
-        let cubes = at.cubes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if cubes.len() >= wanted || cubes.is_empty() || depth == MAX_DEPTH {
-            if cubes.is_empty() {
-                match best {
-                    Some(cost) => emit(Event::Bound(super::pool::value_of(cost, problem.maximise))),
-                    None => emit(Event::Infeasible("no placement satisfies the rules".to_string())),
-                }
-            }
-            let cuts = problem.rows[prepared.model_rows..]
-                .iter()
-                .map(|row| Cut { terms: row.terms.clone(), rhs: row.rhs })
-                .collect();
-            return Ok(Split {
-                cubes: cubes.into_iter().map(Cube::of).collect(),
-                depth,
-                cuts,
-                incumbent_cost: best,
-                stats: merged.total(),
-            });
+        let tasks = at.cubes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let stalled = depth > 2 && tasks.len() * 5 < before * 6;
+        if tasks.len() >= wanted || tasks.is_empty() || stalled || depth == MAX_DEPTH {
+            return Ok(OpenNodes { tasks, depth, best, stats: merged.total() });
         }
+        before = tasks.len();
     }
     unreachable!("the last depth returns")
+}
+
+/// Reports what a tree searched whole proved: the best placement optimal, or none at all.
+pub(super) fn report_closed(best: Option<i64>, maximise: bool, emit: &mut dyn FnMut(Event)) {
+    match best {
+        Some(cost) => emit(Event::Bound(super::pool::value_of(cost, maximise))),
+        None => emit(Event::Infeasible("no placement satisfies the rules".to_string())),
+    }
 }
 
 /// Searches the subtree of `cube` on `threads` threads for placements cheaper than

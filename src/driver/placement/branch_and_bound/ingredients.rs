@@ -22,6 +22,10 @@ pub struct Ingredients {
     /// Reliability branching among the fractional variables ([`strong`](super::strong);
     /// otherwise the most fractional one).
     pub strong_branching: bool,
+    /// A search that branches on variables and runs long starts again from its tree's open
+    /// nodes at a shallow depth ([`cubes::open_nodes`](super::cubes::open_nodes)), searched
+    /// best bound first.
+    pub cubes: bool,
 }
 
 impl Default for Ingredients {
@@ -33,6 +37,7 @@ impl Default for Ingredients {
             row_branching: true,
             cuts: true,
             strong_branching: true,
+            cubes: true,
         }
     }
 }

@@ -9,7 +9,7 @@
 //! threads stay busy without splitting the tree up front, and the tree keeps the shape it has
 //! on one thread.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
@@ -78,20 +78,25 @@ pub(super) struct Pool {
     maximise: bool,
     /// Give subtrees away at every node, even with no thread waiting (to test the hand-over).
     eager: bool,
+    /// Nodes searched by every thread together, and the most they may search.
+    nodes: AtomicU64,
+    budget: u64,
+    /// The search stopped because it passed its budget.
+    over: AtomicBool,
 }
 
 impl Pool {
     /// A pool for `threads` threads with `root` as the only task; an `eager` one has its
     /// threads give subtrees away at every node.
     pub fn new(threads: usize, root: Task, step: i64, maximise: bool, eager: bool) -> Pool {
+        Pool::with_tasks(threads, vec![root], step, maximise, eager)
+    }
+
+    /// A pool for `threads` threads with `tasks` queued (the open nodes of a tree cut at some
+    /// depth, which together cover it).
+    pub fn with_tasks(threads: usize, tasks: Vec<Task>, step: i64, maximise: bool, eager: bool) -> Pool {
         Pool {
-            queue: Mutex::new(Queue {
-                tasks: vec![root],
-                busy: 0,
-                waiting: 0,
-                open: vec![f64::INFINITY; threads],
-                reported: None,
-            }),
+            queue: Mutex::new(Queue { tasks, busy: 0, waiting: 0, open: vec![f64::INFINITY; threads], reported: None }),
             wake: Condvar::new(),
             best: AtomicI64::new(i64::MAX),
             hungry: AtomicBool::new(false),
@@ -100,7 +105,31 @@ impl Pool {
             step,
             maximise,
             eager,
+            nodes: AtomicU64::new(0),
+            budget: u64::MAX,
+            over: AtomicBool::new(false),
         }
+    }
+
+    /// The pool, stopping every thread once they searched `nodes` nodes together.
+    pub fn with_budget(mut self, nodes: u64) -> Pool {
+        self.budget = nodes;
+        self
+    }
+
+    /// Counts a node; past the budget, stops the search and says so.
+    pub fn count_node(&self) -> bool {
+        if self.nodes.fetch_add(1, Ordering::Relaxed) < self.budget {
+            return true;
+        }
+        self.over.store(true, Ordering::Relaxed);
+        self.stop();
+        false
+    }
+
+    /// Whether the search stopped because it passed its budget.
+    pub fn over_budget(&self) -> bool {
+        self.over.load(Ordering::Relaxed)
     }
 
     fn lock(&self) -> MutexGuard<'_, Queue> {
@@ -202,6 +231,10 @@ impl Pool {
     /// Every placement not yet ruled out lies in a queued task or below a thread's open
     /// node, so the least of their bounds is proven (and the best cost, once nothing is open).
     fn report_bound(&self, queue: &mut Queue, events: &Sender<Message>) {
+        // A stopped search leaves nodes unsearched that no open bound stands for.
+        if self.stopped() {
+            return;
+        }
         let least = queue.tasks.iter().map(|t| t.bound).chain(queue.open.iter().copied()).fold(f64::INFINITY, f64::min);
         let best = self.best();
         let proven = match best {

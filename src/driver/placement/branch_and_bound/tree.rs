@@ -264,6 +264,9 @@ impl<'a> Worker<'a> {
         if self.cx.pool.stopped() {
             return Ok(());
         }
+        if !self.cx.pool.count_node() {
+            return Ok(());
+        }
         if self.cx.pool.hungry() {
             self.give_away();
         }
