@@ -179,6 +179,9 @@ fn split_refuses_what_it_cannot_split() {
     let run = knights_sat(&["split", "puzzles/queen-d5-tour.toml", "--out", path]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("a tour cannot be split yet"), "{}", run.stderr);
+    let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path, "--cubes", "1000000000"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--cubes 1000000000"), "{}", run.stderr);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("other"), "").unwrap();
     let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path]);

@@ -14,10 +14,14 @@ use super::args::{CubeArgs, MergeArgs, SplitArgs};
 use super::progress::Progress;
 use super::{CliError, Exit};
 
+/// The most cubes `split` is asked for: the split keeps every open node in memory, and a
+/// job array of more is sliced anyway (Slurm's MaxArraySize).
+const MAX_CUBES: usize = 1_000_000;
+
 /// Splits a puzzle into a job directory and says how to run it.
 pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
-    if args.cubes == 0 {
-        return Err(CliError::Usage("--cubes 0: ask for at least one cube".into()));
+    if !(1..=MAX_CUBES).contains(&args.cubes) {
+        return Err(CliError::Usage(format!("--cubes {}: ask for 1 to {MAX_CUBES} cubes", args.cubes)));
     }
     let threads = threads(args.threads)?;
     let puzzle = puzzle::load(&args.puzzle)?;
@@ -49,8 +53,8 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
 
 /// Searches the cubes asked for, one thread each when several, and reports each.
 pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
-    let jobs = JobDir::at(&args.dir);
-    let job = jobs.job()?;
+    let open = JobDir::at(&args.dir).open()?;
+    let job = &open.job;
     let ids: Vec<usize> = if args.all {
         let report = cubes::merge(&args.dir)?;
         report.to_redo()
@@ -61,7 +65,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     };
     let threads = threads(args.threads)?;
     if ids.len() == 1 {
-        let run = cubes::solve_cube_in(&args.dir, ids[0], threads, args.again, &mut |_: &Event| {})?;
+        let run = cubes::solve_cube_in(&open, ids[0], threads, args.again, &mut |_: &Event| {})?;
         if !args.quiet {
             eprintln!("{}", line(&run, job.cubes));
         }
@@ -78,7 +82,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
                 if failure.lock().map_or(true, |f| f.is_some()) {
                     break;
                 }
-                match cubes::solve_cube_in(&args.dir, id, 1, args.again, &mut |_: &Event| {}) {
+                match cubes::solve_cube_in(&open, id, 1, args.again, &mut |_: &Event| {}) {
                     Ok(run) if !args.quiet => eprintln!("{}", line(&run, job.cubes)),
                     Ok(_) => {}
                     Err(error) => {

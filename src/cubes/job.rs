@@ -83,6 +83,21 @@ pub struct CubeResult {
     pub error: Option<String>,
 }
 
+/// A job directory read back: everything a cube's search and the merge need.
+#[derive(Debug)]
+pub struct OpenJob {
+    /// The directory.
+    pub dir: JobDir,
+    /// `job.json`.
+    pub job: Job,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// The cubes, by index.
+    pub cubes: Vec<Cube>,
+    /// The cuts of the root.
+    pub cuts: Vec<Cut>,
+}
+
 /// A job directory and its paths.
 #[derive(Clone, Debug)]
 pub struct JobDir {
@@ -106,8 +121,9 @@ impl JobDir {
         self.root.join("results").join(format!("cube-{id}.json"))
     }
 
-    /// Reads `job.json`.
-    pub fn job(&self) -> Result<Job, JobError> {
+    /// Reads the split: `job.json`, the puzzle, the cubes and the cuts, checked against the
+    /// job's id and count.
+    pub fn open(&self) -> Result<OpenJob, JobError> {
         let path = self.file("job.json");
         let job: Job = read_json(&path)?;
         if job.format != FORMAT {
@@ -116,22 +132,15 @@ impl JobDir {
                 format!("format {} is not {FORMAT}, the one this knights-sat reads", job.format),
             ));
         }
-        Ok(job)
-    }
-
-    /// Reads `puzzle.toml`.
-    pub fn puzzle(&self) -> Result<Puzzle, JobError> {
-        let path = self.file("puzzle.toml");
-        puzzle::load(&path).map_err(|e| malformed(&path, e.to_string()))
-    }
-
-    /// Reads `cubes.json` and `cuts.json`, and checks them against the job's id and count.
-    pub fn cubes(&self, job: &Job, puzzle_text: &str) -> Result<(Vec<Cube>, Vec<Cut>), JobError> {
+        let puzzle_path = self.file("puzzle.toml");
+        let puzzle_text = read_text(&puzzle_path)?;
+        let puzzle = puzzle::parse(&puzzle_text, &puzzle_path.display().to_string())
+            .map_err(|e| malformed(&puzzle_path, e.to_string()))?;
         let path = self.file("cubes.json");
         let text = read_text(&path)?;
         let cuts_path = self.file("cuts.json");
         let cuts_text = read_text(&cuts_path)?;
-        if digest(&[puzzle_text, &text, &cuts_text]) != job.id {
+        if digest(&[&puzzle_text, &text, &cuts_text]) != job.id {
             return Err(malformed(
                 &path,
                 "the puzzle, the cubes or the cuts changed since the split (the job's id differs)".into(),
@@ -142,7 +151,7 @@ impl JobDir {
             return Err(malformed(&path, format!("{} cubes, where job.json says {}", cubes.len(), job.cubes)));
         }
         let cuts: Vec<Cut> = serde_json::from_str(&cuts_text).map_err(|e| malformed(&cuts_path, e.to_string()))?;
-        Ok((cubes, cuts))
+        Ok(OpenJob { dir: self.clone(), job, puzzle, cubes, cuts })
     }
 
     /// The result of cube `id`, if its file exists.
@@ -171,6 +180,13 @@ pub fn digest(texts: &[&str]) -> String {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     format!("{hash:016x}")
+}
+
+/// `items` as a JSON array, one item a line.
+pub fn json_lines<T: Serialize>(items: &[T]) -> String {
+    let lines: Vec<String> =
+        items.iter().map(|item| serde_json::to_string(item).expect("plain data serialises")).collect();
+    format!("[\n{}\n]\n", lines.join(",\n"))
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory and a rename.

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::job::{read_text, CubeResult, Job, JobDir, JobError};
+use super::job::{read_text, CubeResult, Job, JobDir, JobError, OpenJob};
 use crate::certify::read_solution;
 use crate::driver::{Event, Knowledge, Outcome, Solution};
 use crate::encodings::check::check_placement;
@@ -65,11 +65,8 @@ impl MergeReport {
 /// missing.
 pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
     let jobs = JobDir::at(dir);
-    let job = jobs.job()?;
-    let puzzle_text = read_text(&jobs.file("puzzle.toml"))?;
-    let puzzle = jobs.puzzle()?;
     // The cubes must still be those the job's id names.
-    jobs.cubes(&job, &puzzle_text)?;
+    let OpenJob { job, puzzle, .. } = jobs.open()?;
     let Some(placement) = puzzle.placement() else {
         return Err(JobError::Malformed { path: jobs.file("puzzle.toml"), why: "not a placement puzzle".into() });
     };

@@ -23,7 +23,7 @@ mod merge;
 mod sbatch;
 mod solve;
 
-pub use job::{CubeResult, Job, JobDir, JobError};
+pub use job::{CubeResult, Job, JobDir, JobError, OpenJob};
 pub use merge::{merge, MergeReport};
 pub use solve::{solve_cube_in, split_into, CubeRun};
 

@@ -4,7 +4,7 @@ use std::fs;
 use std::path::Path;
 use std::time::Instant;
 
-use super::job::{digest, write_atomically, CubeResult, Job, JobDir, JobError, FORMAT};
+use super::job::{digest, json_lines, write_atomically, CubeResult, Job, JobDir, JobError, OpenJob, FORMAT};
 use super::sbatch::script;
 use crate::certify::write_solution;
 use crate::driver::{self, Event, Ingredients, Solution};
@@ -45,10 +45,8 @@ pub fn split_into(
     })?;
     let jobs = JobDir::at(dir);
     let puzzle_text = puzzle::to_toml(puzzle);
-    let lines: Vec<String> = split.cubes.iter().map(|c| serde_json::to_string(c).expect("cubes serialise")).collect();
-    let cubes_text = format!("[\n{}\n]\n", lines.join(",\n"));
-    let lines: Vec<String> = split.cuts.iter().map(|c| serde_json::to_string(c).expect("cuts serialise")).collect();
-    let cuts_text = format!("[\n{}\n]\n", lines.join(",\n"));
+    let cubes_text = json_lines(&split.cubes);
+    let cuts_text = json_lines(&split.cuts);
     let job = Job {
         format: FORMAT,
         id: digest(&[&puzzle_text, &cubes_text, &cuts_text]),
@@ -99,35 +97,31 @@ pub enum CubeRun {
     Done(CubeResult),
 }
 
-/// Searches cube `id` of the job directory `dir` on `threads` threads and writes its result,
-/// unless it has one already (or `again`). A search that fails writes a result saying why
-/// and returns the error.
+/// Searches cube `id` of the job `open` on `threads` threads and writes its result, unless
+/// it has one already (or `again`). A search that fails writes a result saying why and
+/// returns the error.
 pub fn solve_cube_in(
-    dir: &Path,
+    open: &OpenJob,
     id: usize,
     threads: usize,
     again: bool,
     emit: &mut dyn FnMut(&Event),
 ) -> Result<CubeRun, JobError> {
-    let jobs = JobDir::at(dir);
-    let job = jobs.job()?;
+    let OpenJob { dir: jobs, job, puzzle, cubes, cuts } = open;
     if id >= job.cubes {
         return Err(JobError::Refused(format!(
             "{}: there is no cube {id}: the job has {} (0 to {})",
-            dir.display(),
+            jobs.root.display(),
             job.cubes,
             job.cubes.saturating_sub(1)
         )));
     }
-    let puzzle_text = super::job::read_text(&jobs.file("puzzle.toml"))?;
-    let puzzle = jobs.puzzle()?;
-    let (cubes, cuts) = jobs.cubes(&job, &puzzle_text)?;
     if !again {
         if let Some(result) = jobs.result(id)?.filter(|r| r.job == job.id && r.error.is_none()) {
             return Ok(CubeRun::Done(result));
         }
     }
-    let placement = splittable(&puzzle)?;
+    let placement = splittable(puzzle)?;
     let started = Instant::now();
     let mut best: Option<(usize, Solution)> = None;
     let ingredients = Ingredients { symmetry: job.symmetry, ..Ingredients::default() };
@@ -135,7 +129,7 @@ pub fn solve_cube_in(
         placement,
         ingredients,
         threads,
-        (&cubes[id], Some(&cuts)),
+        (&cubes[id], Some(cuts)),
         job.incumbent_cost,
         &mut |event| {
             if let Event::Solution { value, solution } = &event {
@@ -158,7 +152,7 @@ pub fn solve_cube_in(
             result.nodes = stats.nodes;
             if let Some((value, solution)) = best {
                 result.value = Some(value);
-                result.solution = Some(write_solution(&puzzle, &solution, value));
+                result.solution = Some(write_solution(puzzle, &solution, value));
             }
             jobs.write_result(&result)?;
             Ok(CubeRun::Searched(result))
