@@ -1,16 +1,20 @@
 //! Cube and conquer: the cubes of a split, each searched on its own, add up to the optimum
-//! of an exhaustive search written from the rules; and a job directory written by `split`
-//! runs, resumes after a lost cube and merges through the binary.
+//! of an exhaustive search written from the rules (placements) or of a breadth-first search
+//! over positions (exchanges); and a job directory written by `split` runs, resumes after a
+//! lost cube and merges through the binary.
 
 mod common;
 
 use std::path::PathBuf;
 
 use common::knights_sat;
+use knights_sat::cubes::{solve_position_cube, split_exchange};
 use knights_sat::driver::{placement_has_tree, solve_cube, split, Event, Ingredients};
-use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
+use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
+use knights_sat::encodings::ground_truth::exchange::shortest_exchange;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -99,6 +103,115 @@ fn the_cubes_of_random_placements_add_up_to_the_exhaustive_optimum() {
     assert!(infeasible >= 1, "no infeasible puzzle among {compared}");
 }
 
+/// An exchange on a board of 2 to 4 squares a side: one to four pieces of two sides, a goal
+/// that is a random walk from the start (reachable) or a scatter (often not).
+fn random_exchange(rng: &mut ChaCha8Rng) -> ExchangePuzzle {
+    let (w, h) = (rng.random_range(2..=4), rng.random_range(2..=4));
+    let board = Board::new(w, h).unwrap();
+    let sides: Vec<Side> = ["white", "black"]
+        .iter()
+        .zip([PawnDirection::Up, PawnDirection::Down])
+        .map(|(name, pawns)| Side { name: name.to_string(), pawns })
+        .collect();
+    let pool = [PieceKind::Knight, PieceKind::King, PieceKind::Rook, PieceKind::Bishop, PieceKind::Pawn];
+    let count = rng.random_range(1..=4.min(w * h - 1));
+    let pieces: Vec<Piece> = (0..count)
+        .map(|_| Piece { side: rng.random_range(0..2), kind: pool[rng.random_range(0..pool.len())] })
+        .collect();
+    let scatter = |rng: &mut ChaCha8Rng| {
+        let mut squares: Vec<Square> = board.squares().collect();
+        let mut position = Position::empty(board.area());
+        for &piece in &pieces {
+            position.place(squares.swap_remove(rng.random_range(0..squares.len())), piece).unwrap();
+        }
+        position
+    };
+    let start = scatter(rng);
+    let goal = scatter(rng);
+    ExchangePuzzle::new(None, board.clone(), sides, start, goal).unwrap()
+}
+
+/// The shortest route of at most `horizon` moves as the split and its cubes find it: the
+/// split's own answer below its depth, else the shortest of the cubes'. Also the number of
+/// cubes.
+fn conquer_exchange(puzzle: &ExchangePuzzle, wanted: usize, horizon: usize) -> (Option<usize>, usize) {
+    let split = split_exchange(puzzle, wanted, horizon, &mut |_| {}).expect("the split runs");
+    if split.below.value.is_some() || split.below.reason.is_some() {
+        assert!(split.cubes.is_empty(), "a split that decided the puzzle writes no cube");
+        return (split.below.value, 0);
+    }
+    let shortest = split
+        .cubes
+        .iter()
+        .filter_map(|cube| {
+            let position = cube.position(puzzle).expect("the cube names a position of the puzzle");
+            let moves =
+                solve_position_cube(puzzle, &position, split.depth, horizon, &mut |_| {}).expect("the cube runs");
+            moves.map(|moves| moves.len())
+        })
+        .min();
+    (shortest, split.cubes.len())
+}
+
+#[test]
+fn the_cubes_of_random_exchanges_add_up_to_the_breadth_first_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let (mut solved, mut unreachable, mut split_at_all) = (0, 0, 0);
+    for i in 0..120 {
+        let puzzle = random_exchange(&mut rng);
+        let truth = shortest_exchange(&puzzle, 200_000).expect("small boards stay within the budget");
+        // Up to the optimum the cubes find it; one move short of it they find nothing.
+        let horizon = truth.unwrap_or(6).max(1);
+        let wanted = rng.random_range(1..=12);
+        let (found, cubes) = conquer_exchange(&puzzle, wanted, horizon);
+        assert_eq!(found, truth, "instance {i}: {puzzle:?}");
+        split_at_all += usize::from(cubes > 0);
+        match truth {
+            Some(optimum) if optimum > 1 => {
+                assert_eq!(conquer_exchange(&puzzle, wanted, optimum - 1).0, None, "instance {i}: {puzzle:?}");
+                solved += 1;
+            }
+            Some(_) => {}
+            None => unreachable += 1,
+        }
+    }
+    assert!(
+        solved >= 20 && unreachable >= 10 && split_at_all >= 30,
+        "{solved} solved, {unreachable} unreachable, {split_at_all} split"
+    );
+}
+
+/// Guarini's exchange (16 moves, the published answer) through a job directory: split up to
+/// 16 moves, every cube searched, the optimum merged; a lost result is named.
+#[test]
+fn an_exchange_is_split_into_positions_and_merged() {
+    let dir = scratch("guarini");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path, "--cubes", "8", "--horizon", "16"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("8 cubes at depth 1"), "{}", run.stdout);
+    let run = knights_sat(&["cube", path, "--all", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 8, "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("optimal: 16 moves; 15 moves proved impossible"), "{}", run.stdout);
+    std::fs::remove_file(dir.join("results/cube-3.json")).unwrap();
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 4);
+    assert!(run.stderr.contains("have no result: 3\n"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // One move short of the optimum: no route in any cube, so none within 15 moves.
+    let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path, "--cubes", "8", "--horizon", "15"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(knights_sat(&["cube", path, "--all"]).code, 0);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("infeasible"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("knights-sat-cubes-{}-{name}", std::process::id()));
@@ -179,6 +292,12 @@ fn split_refuses_what_it_cannot_split() {
     let run = knights_sat(&["split", "puzzles/queen-d5-tour.toml", "--out", path]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("a tour cannot be split yet"), "{}", run.stderr);
+    let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("give --horizon H"), "{}", run.stderr);
+    let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path, "--horizon", "3"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--horizon is for exchanges"), "{}", run.stderr);
     let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path, "--cubes", "1000000000"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--cubes 1000000000"), "{}", run.stderr);

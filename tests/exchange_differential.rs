@@ -154,7 +154,8 @@ fn random_puzzle(rng: &mut ChaCha8Rng) -> (ExchangePuzzle, GoalKind) {
 }
 
 /// The search settings for instance `i`: every at-most-one encoding, incremental or not, the
-/// refinements on or off, and CaDiCaL on every third instance when it is built in.
+/// refinements on or off, CaDiCaL on every third instance, and two threads (horizons asked
+/// at once) on every fifth.
 fn settings(i: usize) -> ExchangeSearch {
     let at_most_one = AtMostOne::from_name(AtMostOne::NAMES[i % AtMostOne::NAMES.len()]).unwrap();
     let refined = i % 7 != 3;
@@ -168,6 +169,7 @@ fn settings(i: usize) -> ExchangeSearch {
             canonical_order: refined,
             distance_sum: refined,
         },
+        threads: 1 + usize::from(i % 5 == 2),
         ..ExchangeSearch::default()
     }
 }

@@ -14,7 +14,8 @@ use rand_chacha::ChaCha8Rng;
 const STATES: usize = 3_000_000;
 
 /// The search settings for the `i`-th comparison: the encoding choices rotate, so that every
-/// redundant family is tested both on and off, incrementally and not.
+/// redundant family is tested both on and off, incrementally and not, and on every third
+/// comparison two threads ask horizons at once.
 fn search(i: usize) -> TourSearch {
     TourSearch {
         incremental: i % 5 != 4,
@@ -26,6 +27,7 @@ fn search(i: usize) -> TourSearch {
             colour_count: i % 4 != 3,
             canonical_order: i % 3 != 2,
         },
+        threads: 1 + usize::from(i % 3 == 1),
         ..TourSearch::default()
     }
 }

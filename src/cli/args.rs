@@ -38,16 +38,21 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct SplitArgs {
-    /// The puzzle file (a placement whose pieces do not block lines).
+    /// The puzzle file: a placement whose pieces do not block lines, or an exchange.
     pub puzzle: PathBuf,
 
     /// The job directory to write (must not exist, or be empty).
     #[arg(long, short, value_name = "DIR")]
     pub out: PathBuf,
 
-    /// At least this many cubes: the tree is split at the least depth that gives them.
+    /// At least this many cubes: the tree (or the exchange's moves) is split at the least
+    /// depth that gives them.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub cubes: usize,
+
+    /// An exchange: the most moves the cubes search (the length of a known solution).
+    #[arg(long, value_name = "H")]
+    pub horizon: Option<usize>,
 
     /// Threads for the split's own search (default: one per core).
     #[arg(long, value_name = "N")]
@@ -226,8 +231,8 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_symmetry: bool,
 
-    /// Placements, branch and bound: threads that search the tree together (default: one per
-    /// core); the SAT searches run on one thread.
+    /// Threads: for placements, threads that search the tree together (default: one per
+    /// core); for exchanges and tours, horizons asked at once, one SAT solver each (default 1).
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
 

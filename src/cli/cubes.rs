@@ -4,9 +4,10 @@ use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use knights_sat::cubes::{self, CubeRun, JobDir, MergeReport};
-use knights_sat::driver::{default_threads, Event, PlacementSearch, Strategy};
+use knights_sat::cubes::{self, CubeRun, JobDir, MergeReport, SplitRequest};
+use knights_sat::driver::{default_threads, Event, PlacementSearch, Strategy, MAX_HORIZON};
 use knights_sat::encodings::puzzle;
+use knights_sat::family;
 use knights_sat::render::{self, Report};
 use knights_sat::solver::SolverKind;
 
@@ -23,14 +24,21 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
     if !(1..=MAX_CUBES).contains(&args.cubes) {
         return Err(CliError::Usage(format!("--cubes {}: ask for 1 to {MAX_CUBES} cubes", args.cubes)));
     }
+    if let Some(horizon) = args.horizon.filter(|&h| h == 0 || h > MAX_HORIZON) {
+        return Err(CliError::Usage(format!("--horizon {horizon}: give 1 to {MAX_HORIZON} moves")));
+    }
     let threads = threads(args.threads)?;
     let puzzle = puzzle::load(&args.puzzle)?;
+    if args.horizon.is_some() && puzzle.exchange().is_none() {
+        let why =
+            format!("--horizon is for exchanges; {} is a puzzle of kind `{}`", args.puzzle.display(), puzzle.kind());
+        return Err(CliError::Usage(why));
+    }
     let binary = std::env::current_exe()?;
-    let progress = Progress::new(!args.quiet, "move");
+    let progress = Progress::new(!args.quiet, family::of(&puzzle).step_unit());
     let source = args.puzzle.display().to_string();
-    let job = cubes::split_into(&puzzle, &source, &args.out, args.cubes, threads, &binary, &mut |event| {
-        progress.observe(event)
-    });
+    let request = SplitRequest { wanted: args.cubes, threads, max_horizon: args.horizon, binary: &binary };
+    let job = cubes::split_into(&puzzle, &source, &args.out, request, &mut |event| progress.observe(event));
     progress.finish();
     let job = job?;
     let dir = args.out.display();
@@ -38,11 +46,11 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
     let best = job.incumbent_value.map_or("none".to_string(), |v| v.to_string());
     writeln!(
         out,
-        "{dir}: {} cubes at depth {}, split in {:.2} s; best placement so far: {best}",
+        "{dir}: {} cubes at depth {}, split in {:.2} s; best solution so far: {best}",
         job.cubes, job.depth, job.split_seconds
     )?;
     if job.cubes == 0 {
-        writeln!(out, "the split searched the whole tree: `knights-sat merge {dir}` gives the optimum")?;
+        writeln!(out, "the split decided the puzzle by itself: `knights-sat merge {dir}` gives the answer")?;
     } else {
         writeln!(out, "run:   sbatch {dir}/run.sbatch          (a Slurm job array, one task per cube)")?;
         writeln!(out, "   or: knights-sat cube {dir} --all    (here, one cube per core)")?;
@@ -64,10 +72,11 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
         args.ids.clone()
     };
     let threads = threads(args.threads)?;
+    let exchange = open.puzzle.exchange().is_some();
     if ids.len() == 1 {
         let run = cubes::solve_cube_in(&open, ids[0], threads, args.again, &mut |_: &Event| {})?;
         if !args.quiet {
-            eprintln!("{}", line(&run, job.cubes));
+            eprintln!("{}", line(&run, job.cubes, exchange));
         }
         return Ok(Exit::Solved);
     }
@@ -83,7 +92,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
                     break;
                 }
                 match cubes::solve_cube_in(&open, id, 1, args.again, &mut |_: &Event| {}) {
-                    Ok(run) if !args.quiet => eprintln!("{}", line(&run, job.cubes)),
+                    Ok(run) if !args.quiet => eprintln!("{}", line(&run, job.cubes, exchange)),
                     Ok(_) => {}
                     Err(error) => {
                         if let Ok(mut slot) = failure.lock() {
@@ -101,13 +110,14 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
 }
 
 /// One line about a cube's search.
-fn line(run: &CubeRun, cubes: usize) -> String {
+fn line(run: &CubeRun, cubes: usize, exchange: bool) -> String {
     let (result, done) = match run {
         CubeRun::Searched(result) => (result, ""),
         CubeRun::Done(result) => (result, " (done before)"),
     };
     let found = result.value.map(|v| format!("; found {v}")).unwrap_or_default();
-    format!("cube {} of {cubes}: searched in {:.2} s, {} nodes{found}{done}", result.cube, result.seconds, result.nodes)
+    let (count, unit) = (result.nodes, if exchange { "solver calls" } else { "nodes" });
+    format!("cube {} of {cubes}: searched in {:.2} s, {count} {unit}{found}{done}", result.cube, result.seconds)
 }
 
 /// Prints what the job directory's results add up to.
@@ -129,7 +139,7 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
         solver: SolverKind::Cadical,
         mip: None,
         incremental: true,
-        placement: Some(search),
+        placement: report.puzzle.placement().map(|_| search),
         outcome: &outcome,
         stopped,
     };
@@ -175,9 +185,9 @@ fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write)
         writeln!(out, "  cube {id} failed: {why}")?;
     }
     match &report.best {
-        Some((value, _, Some(cube))) => writeln!(out, "  best placement: {value}, found in cube {cube}")?,
-        Some((value, _, None)) => writeln!(out, "  best placement: {value}, found by the split")?,
-        None => writeln!(out, "  no placement found")?,
+        Some((value, _, Some(cube))) => writeln!(out, "  best solution: {value}, found in cube {cube}")?,
+        Some((value, _, None)) => writeln!(out, "  best solution: {value}, found by the split")?,
+        None => writeln!(out, "  no solution found")?,
     }
     Ok(())
 }

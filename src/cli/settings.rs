@@ -120,6 +120,17 @@ impl SolveSettings {
             let why = format!("--max-horizon {}: give at most {MAX_HORIZON} moves", options.max_horizon);
             return Err(CliError::Usage(why));
         }
+        // Placements search one tree on every core unless told; a horizon search asks one
+        // horizon at a time unless told (asking several at once wins where several hard
+        // refutations lie below the optimum, and loses where one hard call at the optimum
+        // dominates, as the README's figures show).
+        let (threads, horizon_threads) = match options.threads {
+            None => (default_threads(), 1),
+            Some(n @ 1..=MAX_THREADS) => (n, n),
+            Some(n) => {
+                return Err(CliError::Usage(format!("--threads {n}: give between 1 and {MAX_THREADS} threads")));
+            }
+        };
         let search = ExchangeSearch {
             solver,
             incremental: !options.no_incremental || options.incremental,
@@ -131,6 +142,7 @@ impl SolveSettings {
                 ..ExchangeOptions::default()
             },
             list_starts: false,
+            threads: horizon_threads,
         };
         let placement = PlacementSearch {
             solver,
@@ -148,13 +160,7 @@ impl SolveSettings {
                 cubes: !options.no_cubes,
             },
             dominance: !options.no_dominance,
-            threads: match options.threads {
-                None => default_threads(),
-                Some(n @ 1..=MAX_THREADS) => n,
-                Some(n) => {
-                    return Err(CliError::Usage(format!("--threads {n}: give between 1 and {MAX_THREADS} threads")));
-                }
-            },
+            threads,
         };
         let tour = TourSearch {
             solver,
@@ -168,6 +174,7 @@ impl SolveSettings {
                 canonical_order: !options.no_canonical_order,
             },
             list_starts: options.list_starts,
+            threads: horizon_threads,
         };
         Ok(SolveSettings {
             puzzle,

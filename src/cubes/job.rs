@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::exchange::PositionCube;
 use crate::driver::{Cube, Cut};
 use crate::encodings::puzzle::{self, Puzzle};
 
@@ -58,8 +59,12 @@ pub struct Job {
     pub symmetry: bool,
     /// The best placement's cost when the tree was split: the cubes look for cheaper ones.
     pub incumbent_cost: Option<i64>,
-    /// Its objective value.
+    /// The best solution's objective value (a placement's, or an exchange's moves).
     pub incumbent_value: Option<usize>,
+    /// An exchange: the most moves the cubes search (the horizons below `depth` were searched
+    /// by the split).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon: Option<usize>,
     /// Seconds the split took.
     pub split_seconds: f64,
 }
@@ -73,9 +78,10 @@ pub struct CubeResult {
     pub cube: usize,
     /// Seconds the search took.
     pub seconds: f64,
-    /// Nodes it searched.
+    /// Nodes it searched (a placement), or solver calls it made (an exchange).
     pub nodes: u64,
-    /// The best placement in the cube, if cheaper than the split's: its value …
+    /// The best solution in the cube (a placement's if cheaper than the split's; an
+    /// exchange's shortest through the cube's position): its value …
     pub value: Option<usize>,
     /// … and its solution file.
     pub solution: Option<String>,
@@ -93,9 +99,33 @@ pub struct OpenJob {
     /// The puzzle.
     pub puzzle: Puzzle,
     /// The cubes, by index.
-    pub cubes: Vec<Cube>,
+    pub cubes: JobCubes,
     /// The cuts of the root.
     pub cuts: Vec<Cut>,
+}
+
+/// The cubes of a job, by the family of its puzzle.
+#[derive(Debug)]
+pub enum JobCubes {
+    /// Nodes of a placement's branch-and-bound tree.
+    Placement(Vec<Cube>),
+    /// The positions an exchange reaches in exactly the job's depth of moves.
+    Exchange(Vec<PositionCube>),
+}
+
+impl JobCubes {
+    /// How many cubes there are.
+    pub fn len(&self) -> usize {
+        match self {
+            JobCubes::Placement(cubes) => cubes.len(),
+            JobCubes::Exchange(cubes) => cubes.len(),
+        }
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// A job directory and its paths.
@@ -146,7 +176,12 @@ impl JobDir {
                 "the puzzle, the cubes or the cuts changed since the split (the job's id differs)".into(),
             ));
         }
-        let cubes: Vec<Cube> = serde_json::from_str(&text).map_err(|e| malformed(&path, e.to_string()))?;
+        let parsed = |e: serde_json::Error| malformed(&path, e.to_string());
+        let cubes = match &puzzle {
+            Puzzle::Placement(_) => JobCubes::Placement(serde_json::from_str(&text).map_err(parsed)?),
+            Puzzle::Exchange(_) => JobCubes::Exchange(serde_json::from_str(&text).map_err(parsed)?),
+            Puzzle::Tour(_) => return Err(malformed(&puzzle_path, "a tour is not split into cubes".into())),
+        };
         if cubes.len() != job.cubes {
             return Err(malformed(&path, format!("{} cubes, where job.json says {}", cubes.len(), job.cubes)));
         }

@@ -5,8 +5,8 @@ use std::path::Path;
 use super::job::{read_text, CubeResult, Job, JobDir, JobError, OpenJob};
 use crate::certify::read_solution;
 use crate::driver::{Event, Knowledge, Outcome, Solution};
-use crate::encodings::check::check_placement;
 use crate::encodings::puzzle::Puzzle;
+use crate::family;
 
 /// What the results of a job directory add up to.
 #[derive(Debug)]
@@ -21,12 +21,12 @@ pub struct MergeReport {
     pub failed: Vec<(usize, String)>,
     /// Cubes with no result (or a result of another job).
     pub missing: Vec<usize>,
-    /// The best placement found, its value, and the cube that found it (`None`: the split).
+    /// The best solution found, its value, and the cube that found it (`None`: the split).
     pub best: Option<(usize, Solution, Option<usize>)>,
 }
 
 impl MergeReport {
-    /// Whether every cube was searched: the best placement is then optimal.
+    /// Whether every cube was searched: the best solution is then optimal.
     pub fn complete(&self) -> bool {
         self.failed.is_empty() && self.missing.is_empty()
     }
@@ -38,8 +38,8 @@ impl MergeReport {
         ids
     }
 
-    /// The answer as a search's outcome: optimal once complete, else the best placement
-    /// found with no bound beyond the trivial one.
+    /// The answer as a search's outcome: optimal once complete, else the best solution found
+    /// with no bound beyond the trivial one.
     pub fn outcome(&self) -> Outcome {
         let minimise = self.puzzle.placement().is_none_or(|p| p.goal.minimises());
         let mut knowledge = if minimise { Knowledge::minimising() } else { Knowledge::maximising() };
@@ -50,37 +50,32 @@ impl MergeReport {
                     knowledge.observe(&Event::Bound(*value));
                 }
             }
-            None if self.complete() => {
+            None if self.complete() && self.job.horizon.is_none() => {
                 knowledge.observe(&Event::Infeasible("no placement satisfies the rules".to_string()));
             }
             None => {}
         }
         let seconds = self.job.split_seconds + self.searched.iter().map(|r| r.seconds).sum::<f64>();
-        knowledge.outcome(std::time::Duration::from_secs_f64(seconds), None)
+        // An exchange with no route in any cube has none within the job's horizon.
+        let exhausted = self.job.horizon.filter(|_| self.complete() && self.best.is_none());
+        knowledge.outcome(std::time::Duration::from_secs_f64(seconds), exhausted)
     }
 }
 
-/// Reads every result of the job directory `dir`. Every placement in it (the split's and
-/// the cubes') is checked again by the rules checker; a result of another job counts as
-/// missing.
+/// Reads every result of the job directory `dir`. Every solution in it (the split's and the
+/// cubes') is checked again by the rules checker; a result of another job counts as missing.
 pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
     let jobs = JobDir::at(dir);
     // The cubes must still be those the job's id names.
     let OpenJob { job, puzzle, .. } = jobs.open()?;
-    let Some(placement) = puzzle.placement() else {
-        return Err(JobError::Malformed { path: jobs.file("puzzle.toml"), why: "not a placement puzzle".into() });
-    };
-    let minimise = placement.goal.minimises();
+    let minimise = puzzle.placement().is_none_or(|p| p.goal.minimises());
     let better = |a: usize, b: usize| if minimise { a < b } else { a > b };
     let read = |path: &Path, text: &str, stated: usize| -> Result<Solution, JobError> {
         let malformed = |why: String| JobError::Malformed { path: path.to_path_buf(), why };
         let solution = read_solution(&puzzle, text).map_err(malformed)?;
-        let Solution::Placement(pieces) = &solution else {
-            return Err(malformed("not a placement".into()));
-        };
-        let value = check_placement(placement, pieces).map_err(|why| malformed(format!("rejected: {why}")))?;
+        let (value, _) = family::of(&puzzle).replay(&solution).map_err(|why| malformed(format!("rejected: {why}")))?;
         if value != stated {
-            return Err(malformed(format!("the placement's value is {value}, not the {stated} stated")));
+            return Err(malformed(format!("the solution's value is {value}, not the {stated} stated")));
         }
         Ok(solution)
     };

@@ -1,7 +1,8 @@
 //! Cube and conquer through a job directory, for many cores and many machines.
 //!
 //! [`split_into`] searches a placement's branch-and-bound tree to a depth and writes the open
-//! nodes there as cubes into a directory, with a Slurm job array that solves one cube per
+//! nodes there as cubes into a directory (an exchange: the positions it reaches in exactly a
+//! number of moves, [`split_exchange`]), with a Slurm job array that solves one cube per
 //! task; [`solve_cube_in`] solves one cube of such a directory and writes its result
 //! atomically; [`merge`] reads the results back: the optimum with its proof (every cube
 //! searched), or the cubes still missing. The directory needs nothing but the `knights-sat`
@@ -10,22 +11,25 @@
 //! ```text
 //! DIR/puzzle.toml          the puzzle
 //! DIR/job.json             the split: its id, cube count, depth and best cost so far
-//! DIR/best.txt             the best placement the split found (a solution file)
+//! DIR/best.txt             the best solution the split found (a solution file)
 //! DIR/cubes.json           the cubes, in the order of the job array's indices
 //! DIR/cuts.json            the cuts the split added at the root, for every cube's search
+//!                          (a placement's; an exchange's is empty)
 //! DIR/run.sbatch           the job array: `sbatch DIR/run.sbatch`
 //! DIR/results/cube-N.json  what cube N's search found, written by renaming a finished file
 //! DIR/logs/                the array tasks' output
 //! ```
 
+mod exchange;
 mod job;
 mod merge;
 mod sbatch;
 mod solve;
 
-pub use job::{CubeResult, Job, JobDir, JobError, OpenJob};
+pub use exchange::{solve_position_cube, split_exchange, ExchangeSplit, PositionCube};
+pub use job::{CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 pub use merge::{merge, MergeReport};
-pub use solve::{solve_cube_in, split_into, CubeRun};
+pub use solve::{solve_cube_in, split_into, CubeRun, SplitRequest};
 
 /// The array indices `ids` as Slurm writes them: `0-3,7,9-10`.
 pub fn array_ranges(ids: &[usize]) -> String {

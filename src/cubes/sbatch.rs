@@ -3,18 +3,16 @@
 use std::path::Path;
 
 use super::job::Job;
-use crate::encodings::puzzle::placement::PlacementPuzzle;
 
-/// The text of `run.sbatch` for the job directory `root` (absolute), run by `binary`.
-pub fn script(root: &Path, binary: &Path, job: &Job, puzzle: &PlacementPuzzle) -> String {
-    let board = &puzzle.board;
-    let kinds: String = puzzle.kinds.iter().map(|r| r.kind.letter()).collect();
+/// The text of `run.sbatch` for the job directory `root` (absolute), run by `binary`, for the
+/// puzzle `description` names.
+pub fn script(root: &Path, binary: &Path, job: &Job, description: &str) -> String {
     let last = job.cubes.saturating_sub(1);
     let root = quote(&root.display().to_string());
     let binary = quote(&binary.display().to_string());
     format!(
         r#"#!/bin/bash
-# knights-sat cube and conquer: {goal} of {width}x{height} by {kinds}, {cubes} cubes.
+# knights-sat cube and conquer: {description}, {cubes} cubes.
 #
 #   sbatch {root}/run.sbatch                  solve every cube, one array task each
 #   knights-sat merge {root}                  the optimum, once every cube has a result
@@ -33,9 +31,6 @@ pub fn script(root: &Path, binary: &Path, job: &Job, puzzle: &PlacementPuzzle) -
 
 exec {binary} cube {root} "$SLURM_ARRAY_TASK_ID" --threads "${{SLURM_CPUS_PER_TASK:-1}}"
 "#,
-        goal = puzzle.goal,
-        width = board.width(),
-        height = board.height(),
         cubes = job.cubes,
     )
 }

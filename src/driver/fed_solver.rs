@@ -1,6 +1,8 @@
 //! A SAT solver and the clauses waiting for it: what every SAT search holds, and the one place
 //! that turns a solver call into a row of the work table.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustsat::instances::Cnf;
@@ -20,7 +22,12 @@ pub(super) struct FedSolver {
 impl FedSolver {
     /// A fresh solver of `kind` with nothing pending.
     pub fn new(kind: SolverKind) -> Result<FedSolver, SolverError> {
-        Ok(FedSolver { solver: kind.create()?, pending: Cnf::new(), clauses: 0 })
+        Self::stoppable(kind, Arc::default())
+    }
+
+    /// A fresh solver of `kind` whose calls give up once `stop` is set (where the backend can).
+    pub fn stoppable(kind: SolverKind, stop: Arc<AtomicBool>) -> Result<FedSolver, SolverError> {
+        Ok(FedSolver { solver: kind.create_stoppable(stop)?, pending: Cnf::new(), clauses: 0 })
     }
 
     /// Where encodings write their clauses; they reach the solver at the next flush or call.
@@ -65,6 +72,7 @@ impl FedSolver {
             seconds: clock.elapsed().as_secs_f64(),
             result: answer,
             answered_by: self.solver.answered_by(),
+            thread: None,
         }));
         Ok(answer)
     }

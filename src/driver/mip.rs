@@ -24,7 +24,7 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use knights_sat_encodings::puzzle::tour::TourPuzzle;
 use knights_sat_encodings::puzzle::ExchangePuzzle;
 
-use super::horizon::{ask_highs, highs_error, nothing_between, MipHorizon};
+use super::horizon::{ask_highs, first_reachable, highs_error, nothing_between, MipHorizon};
 use super::{exchange, tour, Event, Knowledge, Outcome, Query, Solution};
 use crate::solver::highs::Formulation;
 use crate::Error;
@@ -64,7 +64,9 @@ pub fn solve_exchange_mip(
         check_model_size(projected, h, "HiGHS is given").map_err(Error::Unsupported)?;
         Ok(exchange_model(puzzle, h))
     };
-    exchange::shortest(puzzle, &mut MipHorizon::new(model_at), search.max_horizon, on_event, nothing_between)
+    exchange::shortest(puzzle, search.max_horizon, on_event, |horizons, emit| {
+        first_reachable(&mut MipHorizon::new(model_at), horizons, Query::Goal, emit, nothing_between)
+    })
 }
 
 /// Solves a tour with HiGHS: its time-indexed model at horizons from 0 upward, leg by leg for
@@ -77,7 +79,7 @@ pub fn solve_tour_mip(
     if search.formulation == Formulation::NetworkFlow {
         return Err(highs_error("the network-flow model is for exchanges; tours have the time-indexed one"));
     }
-    let oracle_for = |p: &TourPuzzle| {
+    let oracle_for = |p: &TourPuzzle, _stop| {
         let p = p.clone();
         Ok(MipHorizon::new(move |h| {
             check_model_size(tour_model_terms(&p, h), h, "HiGHS is given").map_err(Error::Unsupported)?;
@@ -85,7 +87,8 @@ pub fn solve_tour_mip(
         }))
     };
     // The models of the `steps` objective minimise the moves already.
-    tour::search(puzzle, search.max_horizon, oracle_for, |_, _, _, route, _| Ok(route), on_event)
+    let horizons = tour::Horizons { max_horizon: search.max_horizon, threads: 1, finish_needs_oracle: false };
+    tour::search(puzzle, horizons, oracle_for, |_, _, _, route, _| Ok(route), on_event)
 }
 
 /// A search that solves one model, whose optimum is its own proof.

@@ -18,7 +18,7 @@ mod tour;
 pub use dispatch::solve;
 #[cfg(feature = "mip")]
 pub use dispatch::solve_mip;
-pub use exchange::{solve_exchange, ExchangeSearch, InvariantSearch, Reachability};
+pub use exchange::{solve_exchange, solve_exchange_cube, ExchangeSearch, InvariantSearch, Reachability};
 pub use horizon::{HorizonSearch, MAX_HORIZON};
 #[cfg(feature = "mip")]
 pub use mip::{solve_exchange_mip, solve_placement_mip, solve_tour_mip, MipSearch};

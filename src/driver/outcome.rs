@@ -69,6 +69,9 @@ pub struct StepStats {
     /// A portfolio of solvers: the member that answered first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answered_by: Option<&'static str>,
+    /// Several horizons at once: the thread (from 1) that made this call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread: Option<usize>,
 }
 
 /// The progress of a branch-and-bound search, reported while it runs and when it ends.

@@ -12,6 +12,8 @@
 //! answer. The `feasible` objective grows the horizon geometrically from a distance bound and
 //! claims no optimality.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use knights_sat_encodings::check::{replay_tour, TourViolation};
@@ -23,7 +25,9 @@ use knights_sat_encodings::puzzle::tour::{KnightStart, Route, TourObjective, Tou
 use rustsat::types::Lit;
 
 use super::fed_solver::FedSolver;
-use super::horizon::{first_reachable, nothing_between, HorizonOracle, HorizonSearch, Reached, SatHorizon};
+use super::horizon::{
+    first_reachable, first_reachable_parallel, nothing_between, HorizonOracle, HorizonSearch, Reached, SatHorizon, Then,
+};
 use super::{Event, Knowledge, Outcome, Query, Solution};
 use crate::solver::Answer;
 use crate::Error;
@@ -38,37 +42,56 @@ pub fn solve_tour(
     search: &TourSearch,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, Error> {
-    let oracle_for = |p: &TourPuzzle| {
+    let oracle_for = |p: &TourPuzzle, stop: Arc<AtomicBool>| {
         let (p, options) = (p.clone(), search.encoding);
-        Ok(SatHorizon::new(search.solver, search.incremental, move |cnf| TourEncoding::new(&p, options, cnf)))
+        let build = move |cnf: &mut _| TourEncoding::new(&p, options, cnf);
+        Ok(SatHorizon::new(search.solver, search.incremental, build).stopped_by(stop))
     };
-    let finish =
-        |p: &TourPuzzle, oracle: &mut SatHorizon<TourEncoding>, horizon, route, emit: &mut dyn FnMut(Event)| {
-            let (route, at_best) = if p.objective == TourObjective::Steps && p.knights.len() > 1 {
-                fewer_moves(p, oracle, horizon, route, search.list_starts, emit)?
-            } else {
-                (route, Vec::new())
-            };
-            if search.list_starts {
-                list_starts(p, oracle, horizon, &route, &at_best, emit)?;
-            }
-            Ok(route)
-        };
-    self::search(puzzle, search.max_horizon, oracle_for, finish, on_event)
+    let fewer = puzzle.objective == TourObjective::Steps && puzzle.knights.len() > 1;
+    let finish = |p: &TourPuzzle,
+                  oracle: &mut SatHorizon<TourEncoding>,
+                  horizon,
+                  route,
+                  emit: &mut dyn FnMut(Event)| {
+        let (route, at_best) =
+            if fewer { fewer_moves(p, oracle, horizon, route, search.list_starts, emit)? } else { (route, Vec::new()) };
+        if search.list_starts {
+            list_starts(p, oracle, horizon, &route, &at_best, emit)?;
+        }
+        Ok(route)
+    };
+    let horizons = Horizons {
+        max_horizon: search.max_horizon,
+        threads: search.threads,
+        finish_needs_oracle: fewer || search.list_starts,
+    };
+    self::search(puzzle, horizons, oracle_for, finish, on_event)
 }
 
-/// The search of a tour on any backend, asking the oracles `oracle_for` makes: leg by leg for
-/// a lone knight in a listed order, else horizon by horizon; `finish` then goes on from the
-/// fewest time steps and their route (the SAT search: fewer moves where the `steps` objective
-/// asks for them, and the optimal starts when asked).
+/// Which horizons a tour search asks, and how.
+pub(super) struct Horizons {
+    /// The largest horizon to ask (per leg, for a tour in a listed order).
+    pub max_horizon: usize,
+    /// Horizons asked at once (the legs of a listed order are asked one at a time).
+    pub threads: usize,
+    /// `finish` goes on from the solver that reached the optimum: on several threads, it runs
+    /// on the thread that reached it.
+    pub finish_needs_oracle: bool,
+}
+
+/// The search of a tour on any backend, asking the oracles `oracle_for` makes (each given the
+/// flag that stops its calls): leg by leg for a lone knight in a listed order, else horizon by
+/// horizon; `finish` then goes on from the fewest time steps and their route (the SAT search:
+/// fewer moves where the `steps` objective asks for them, and the optimal starts when asked).
 pub(super) fn search<O: HorizonOracle<Solution = Route>>(
     puzzle: &TourPuzzle,
-    max_horizon: usize,
-    oracle_for: impl Fn(&TourPuzzle) -> Result<O, Error>,
-    finish: impl FnOnce(&TourPuzzle, &mut O, usize, Route, &mut dyn FnMut(Event)) -> Result<Route, Error>,
+    horizons: Horizons,
+    oracle_for: impl Fn(&TourPuzzle, Arc<AtomicBool>) -> Result<O, Error> + Sync,
+    finish: impl FnOnce(&TourPuzzle, &mut O, usize, Route, &mut dyn FnMut(Event)) -> Result<Route, Error> + Send,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, Error> {
     let started = Instant::now();
+    let max_horizon = horizons.max_horizon;
     let mut knowledge = Knowledge::minimising();
     let mut emit = |event: Event| {
         knowledge.observe(&event);
@@ -82,10 +105,37 @@ pub(super) fn search<O: HorizonOracle<Solution = Route>>(
     let fixed_start = matches!(puzzle.knights[0], KnightStart::At(_));
     let legs = lone && fixed_start && puzzle.order == VisitOrder::Listed && puzzle.objective != TourObjective::Feasible;
     let found = if legs {
-        by_legs(puzzle, max_horizon, &oracle_for, &mut emit)?
+        by_legs(puzzle, max_horizon, &|p: &TourPuzzle| oracle_for(p, Arc::default()), &mut emit)?
+    } else if horizons.threads > 1 {
+        let asked: Vec<usize> = self::horizons(puzzle, max_horizon).collect();
+        let make = |stop| oracle_for(puzzle, stop);
+        // The stage after the optimum runs on the thread whose solver reached it.
+        let finish = Mutex::new(Some(finish));
+        let then = |oracle: &mut O, horizon, route, emit: &mut dyn FnMut(Event)| {
+            let finish = finish.lock().ok().and_then(|mut f| f.take());
+            let finish = finish.ok_or_else(|| Error::Internal("a tour finished twice".into()))?;
+            finish(puzzle, oracle, horizon, route, emit)
+        };
+        let then = horizons.finish_needs_oracle.then_some(&then as Then<O, Route>);
+        let threads = horizons.threads;
+        match first_reachable_parallel(threads, &make, &asked, Query::Goal, &mut emit, nothing_between, then)? {
+            Reached::At(horizon, route) if then.is_none() => {
+                let finish = finish.into_inner().ok().flatten();
+                let finish = finish.ok_or_else(|| Error::Internal("a tour finished twice".into()))?;
+                Some(finish(puzzle, &mut oracle_for(puzzle, Arc::default())?, horizon, route, &mut emit)?)
+            }
+            Reached::At(_, route) => Some(route),
+            Reached::Stopped | Reached::Exhausted => None,
+        }
     } else {
-        let mut oracle = oracle_for(puzzle)?;
-        match first_reachable(&mut oracle, horizons(puzzle, max_horizon), Query::Goal, &mut emit, nothing_between)? {
+        let mut oracle = oracle_for(puzzle, Arc::default())?;
+        match first_reachable(
+            &mut oracle,
+            self::horizons(puzzle, max_horizon),
+            Query::Goal,
+            &mut emit,
+            nothing_between,
+        )? {
             Reached::At(horizon, route) => Some(finish(puzzle, &mut oracle, horizon, route, &mut emit)?),
             Reached::Stopped | Reached::Exhausted => None,
         }

@@ -89,6 +89,24 @@ fn search_table(outcome: &Outcome) -> String {
     format!("{}\nsymmetries used: {symmetries}; cuts at the root: {cuts}", lines.join("\n"))
 }
 
+/// Several horizons at once: each thread's calls and seconds (nothing on one thread).
+fn thread_shares(outcome: &Outcome) -> String {
+    let mut shares: std::collections::BTreeMap<usize, (usize, f64)> = Default::default();
+    for s in &outcome.stats {
+        if let Some(t) = s.thread {
+            let share = shares.entry(t).or_default();
+            share.0 += 1;
+            share.1 += s.seconds;
+        }
+    }
+    if shares.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> =
+        shares.iter().map(|(t, (calls, seconds))| format!("thread {t}: {calls} calls, {seconds:.3} s")).collect();
+    format!("\n{}", parts.join("; "))
+}
+
 /// The statistics of every solver call as an aligned table (a MIP's constraints are rows).
 fn stats_table(outcome: &Outcome, mip: bool) -> String {
     let constraints = if mip { "rows" } else { "clauses" };
@@ -111,11 +129,14 @@ fn stats_table(outcome: &Outcome, mip: bool) -> String {
             s.clauses.to_string(),
             s.conflicts.map_or("-".to_string(), |c| c.to_string()),
             format!("{:.3}", s.seconds),
-            match (s.result, s.answered_by) {
-                (Answer::Sat, None) => "SAT".to_string(),
-                (Answer::Unsat, None) => "UNSAT".to_string(),
-                (Answer::Sat, Some(by)) => format!("SAT ({by})"),
-                (Answer::Unsat, Some(by)) => format!("UNSAT ({by})"),
+            {
+                let result = if s.result == Answer::Sat { "SAT" } else { "UNSAT" };
+                match (s.answered_by, s.thread) {
+                    (None, None) => result.to_string(),
+                    (Some(by), None) => format!("{result} ({by})"),
+                    (None, Some(t)) => format!("{result} (thread {t})"),
+                    (Some(by), Some(t)) => format!("{result} ({by}, thread {t})"),
+                }
             },
         ]);
     }
@@ -138,6 +159,7 @@ fn stats_table(outcome: &Outcome, mip: bool) -> String {
         }
         text.push_str(cells.join("  ").trim_end());
     }
+    text.push_str(&thread_shares(outcome));
     text.push_str(&format!("\ntotal {:.3} s", outcome.seconds));
     text
 }

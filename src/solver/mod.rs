@@ -12,6 +12,8 @@ pub mod simplex;
 mod varisat;
 
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use rustsat::types::Lit;
 
@@ -77,9 +79,16 @@ knights_sat_encodings::named_values!(SolverKind {
 impl SolverKind {
     /// A fresh solver of this kind.
     pub fn create(self) -> Result<Box<dyn SatSolver>, SolverError> {
+        self.create_stoppable(Arc::default())
+    }
+
+    /// A fresh solver of this kind whose calls give up, with an error, once `stop` is set.
+    /// CaDiCaL stops; varisat and the portfolio (which stops its own members) answer the call
+    /// in full.
+    pub fn create_stoppable(self, stop: Arc<AtomicBool>) -> Result<Box<dyn SatSolver>, SolverError> {
         match self {
             SolverKind::Varisat => Ok(Box::new(varisat::Varisat::new())),
-            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::configured("default", Default::default())?)),
+            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::configured("default", stop)?)),
             SolverKind::Portfolio => {
                 let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                 Ok(Box::new(portfolio::Portfolio::new(cores)?))

@@ -3,7 +3,7 @@
 //! Written from the rules alone — a piece moves along its geometric steps onto an empty square,
 //! over empty squares — with no CNF and no code of the rules checker, so that it can judge both.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use crate::geometry::{Piece, Square};
 use crate::puzzle::{ExchangePuzzle, Move, Position};
@@ -114,6 +114,31 @@ pub fn shortest_route(puzzle: &ExchangePuzzle, max_positions: usize) -> Result<O
     Ok(None)
 }
 
+/// Every position reachable from the start in exactly `moves` moves, in a fixed order (by
+/// their bytes), or the limit if a layer on the way holds more than `max_positions`. Every
+/// route of at least `moves` moves passes through one of them: the cubes of a horizon search.
+pub fn positions_after(
+    puzzle: &ExchangePuzzle,
+    moves: usize,
+    max_positions: usize,
+) -> Result<Vec<Position>, SearchLimit> {
+    let rules = Rules::new(puzzle);
+    let mut layer: BTreeSet<State> = BTreeSet::from([rules.state(&puzzle.start)]);
+    for _ in 0..moves {
+        let mut next = BTreeSet::new();
+        for state in &layer {
+            rules.for_each_successor(state, |_, successor| {
+                next.insert(successor);
+            });
+            if next.len() > max_positions {
+                return Err(SearchLimit { positions: max_positions });
+            }
+        }
+        layer = next;
+    }
+    Ok(layer.iter().map(|state| rules.position(state)).collect())
+}
+
 /// A position, one byte per square of the board's rectangle: 0 for an empty square, `1 + g`
 /// for a piece of group `g` (pieces of one group are interchangeable, so this is all there is
 /// to know).
@@ -151,6 +176,17 @@ impl Rules {
             state[square.index()] = g as u8 + 1;
         }
         state.into_boxed_slice()
+    }
+
+    fn position(&self, state: &[u8]) -> Position {
+        let mut position = Position::empty(state.len());
+        for (square, &code) in state.iter().enumerate() {
+            if let Some(g) = usize::from(code).checked_sub(1) {
+                // Each square holds one code, so a square is never taken twice.
+                let _ = position.place(Square(square as u16), self.groups[g]);
+            }
+        }
+        position
     }
 
     /// Calls `f` with every legal move from `state` and the position it leads to: one piece
@@ -214,6 +250,28 @@ mod tests {
         let other = explore(&alternating, 10_000).unwrap();
         // Together: the seeds' network-flow model of every placement, 420 positions, 1,920 moves.
         assert_eq!((reachable.positions + other.positions, reachable.moves + other.moves), (420, 1920));
+    }
+
+    #[test]
+    fn the_layers_of_exact_move_counts_cover_every_reachable_position() {
+        let p = puzzle(
+            3,
+            3,
+            &[(0, Knight, "a1", "a3"), (0, Knight, "c1", "c3"), (1, Knight, "a3", "a1"), (1, Knight, "c3", "c1")],
+        );
+        let reachable = explore(&p, 10_000).unwrap();
+        assert_eq!(positions_after(&p, 0, 10).unwrap(), vec![p.start.clone()]);
+        // Four knights with two moves each from the corners: a1-b3, a1-c2, c1-a2, c1-b3, …
+        let first = positions_after(&p, 1, 100).unwrap();
+        assert_eq!(first.len(), 8);
+        let mut all = HashSet::new();
+        for moves in 0..=reachable.eccentricity + 1 {
+            let layer = positions_after(&p, moves, 10_000).unwrap();
+            assert!(layer.windows(2).all(|w| w[0] != w[1]), "no position twice in a layer");
+            all.extend(layer);
+        }
+        assert_eq!(all.len(), reachable.positions);
+        assert_eq!(positions_after(&p, 3, 5), Err(SearchLimit { positions: 5 }));
     }
 
     #[test]

@@ -13,6 +13,8 @@
 //! in fewer than `h` moves, and none of those was the goal.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use knights_sat_encodings::check::{replay_exchange, RuleViolation};
@@ -20,11 +22,13 @@ use knights_sat_encodings::encode::distinct::DistinctPositions;
 use knights_sat_encodings::encode::exchange::{full_step_size, ExchangeEncoding, ExchangeOptions};
 use knights_sat_encodings::puzzle::{ExchangePuzzle, Move};
 
+mod cube;
 mod invariant;
 
+pub use cube::solve_exchange_cube;
 pub use invariant::{InvariantSearch, Reachability};
 
-use super::horizon::{first_reachable, HorizonOracle, HorizonSearch, Reached, SatHorizon};
+use super::horizon::{first_reachable, first_reachable_parallel, HorizonSearch, Reached, SatHorizon};
 use super::{Event, Knowledge, Outcome, Query, Solution, StepStats};
 use crate::solver::Answer;
 use crate::Error;
@@ -42,8 +46,10 @@ pub fn solve_exchange(
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, Error> {
     let options = search.encoding;
-    let mut goal =
-        SatHorizon::new(search.solver, search.incremental, |cnf| ExchangeEncoding::new(puzzle, options, cnf));
+    let goal = |stop: Arc<AtomicBool>| {
+        let build = move |cnf: &mut _| ExchangeEncoding::new(puzzle, options, cnf);
+        Ok(SatHorizon::new(search.solver, search.incremental, build).stopped_by(stop))
+    };
     let mut unreachable = UnreachableProofs {
         puzzle,
         search,
@@ -53,17 +59,23 @@ pub fn solve_exchange(
         }),
         reachable: false,
     };
-    shortest(puzzle, &mut goal, search.max_horizon, on_event, |horizon, emit| unreachable.between(horizon, emit))
+    let between = |horizon, emit: &mut dyn FnMut(Event)| unreachable.between(horizon, emit);
+    shortest(puzzle, search.max_horizon, on_event, |horizons, emit| {
+        if search.threads > 1 {
+            first_reachable_parallel(search.threads, &goal, &horizons, Query::Goal, emit, between, None)
+        } else {
+            first_reachable(&mut goal(Arc::default())?, horizons, Query::Goal, emit, between)
+        }
+    })
 }
 
-/// The horizon search of an exchange on any backend: horizons `0..=max_horizon` asked of
-/// `oracle`, with `between` to prove the goal unreachable between two of them.
-pub(super) fn shortest<O: HorizonOracle<Solution = Vec<Move>>>(
+/// The horizon search of an exchange on any backend: `ask` asks the horizons `0..=max_horizon`
+/// in order (see [`first_reachable`]) and tells the first reachable one.
+pub(super) fn shortest(
     puzzle: &ExchangePuzzle,
-    oracle: &mut O,
     max_horizon: usize,
     on_event: &mut dyn FnMut(&Event),
-    between: impl FnMut(usize, &mut dyn FnMut(Event)) -> Result<ControlFlow<()>, Error>,
+    ask: impl FnOnce(Vec<usize>, &mut dyn FnMut(Event)) -> Result<Reached<Vec<Move>>, Error>,
 ) -> Result<Outcome, Error> {
     let started = Instant::now();
     let mut knowledge = Knowledge::default();
@@ -75,7 +87,7 @@ pub(super) fn shortest<O: HorizonOracle<Solution = Vec<Move>>>(
         emit(Event::Infeasible(reason));
         return Ok(knowledge.outcome(started.elapsed(), None));
     }
-    match first_reachable(oracle, 0..=max_horizon, Query::Goal, &mut emit, between)? {
+    match ask((0..=max_horizon).collect(), &mut emit)? {
         Reached::At(_, moves) => {
             let moves = checked(puzzle, moves)?;
             emit(Event::Solution { value: moves.len(), solution: Solution::Moves(moves) });
@@ -137,6 +149,7 @@ impl UnreachableProofs<'_> {
             seconds: clock.elapsed().as_secs_f64(),
             result: if matches!(reach, Reachability::Unreachable { .. }) { Answer::Unsat } else { Answer::Sat },
             answered_by: None,
+            thread: None,
         }));
         match reach {
             Reachability::Unreachable { frame, lemmas } => {

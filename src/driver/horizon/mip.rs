@@ -98,6 +98,7 @@ pub(crate) fn ask_highs(
         seconds: clock.elapsed().as_secs_f64(),
         result,
         answered_by: None,
+        thread: None,
     }));
     match (result, answer.values) {
         (Answer::Sat, Some(values)) => Ok(Some(values)),

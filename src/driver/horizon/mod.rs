@@ -9,12 +9,14 @@
 
 #[cfg(feature = "mip")]
 mod mip;
+mod parallel;
 mod sat;
 
 use std::ops::ControlFlow;
 
 #[cfg(feature = "mip")]
 pub(super) use mip::{ask_highs, highs_error, MipHorizon};
+pub(super) use parallel::{first_reachable_parallel, Then};
 pub(super) use sat::SatHorizon;
 
 use super::{Event, Query};
@@ -39,6 +41,8 @@ pub struct HorizonSearch<O> {
     /// Tours: once the optimum is proved, also list every choice of starting squares that
     /// reaches it (exchanges start where they start).
     pub list_starts: bool,
+    /// Horizons asked at once, each on a SAT solver of its own (1: one solver for all).
+    pub threads: usize,
 }
 
 impl<O: Default> Default for HorizonSearch<O> {
@@ -49,6 +53,7 @@ impl<O: Default> Default for HorizonSearch<O> {
             max_horizon: 1000,
             encoding: O::default(),
             list_starts: false,
+            threads: 1,
         }
     }
 }

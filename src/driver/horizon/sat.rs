@@ -1,6 +1,8 @@
 //! The SAT backend of the horizon search: one solver across every horizon (or, to measure the
 //! difference, a formula rebuilt at each), each horizon asked under its goal switch.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use knights_sat_encodings::encode::{HorizonEncoding, MAX_SWITCH_LITERALS};
@@ -21,20 +23,26 @@ pub(crate) struct SatHorizon<'a, E> {
     incremental: bool,
     formula: Option<(E, FedSolver)>,
     switch: Option<Lit>,
+    stop: Arc<AtomicBool>,
 }
 
 impl<'a, E: HorizonEncoding> SatHorizon<'a, E> {
     /// An encoding made by `build` on a solver of kind `solver`; without `incremental`, both
     /// are made anew at every horizon.
     pub fn new(solver: SolverKind, incremental: bool, build: impl Fn(&mut Cnf) -> E + 'a) -> Self {
-        SatHorizon { build: Box::new(build), solver, incremental, formula: None, switch: None }
+        SatHorizon { build: Box::new(build), solver, incremental, formula: None, switch: None, stop: Arc::default() }
+    }
+
+    /// The same, with calls that give up once `stop` is set (see [`SolverKind::create_stoppable`]).
+    pub fn stopped_by(self, stop: Arc<AtomicBool>) -> Self {
+        SatHorizon { stop, ..self }
     }
 
     /// The encoding and its solver, made on first use (and anew at each horizon when not
     /// incremental).
     fn formula(&mut self, fresh: bool) -> Result<&mut (E, FedSolver), Error> {
         if fresh || self.formula.is_none() {
-            let mut solver = FedSolver::new(self.solver)?;
+            let mut solver = FedSolver::stoppable(self.solver, Arc::clone(&self.stop))?;
             let encoding = (self.build)(solver.pending());
             self.formula = Some((encoding, solver));
         }
@@ -46,6 +54,23 @@ impl<'a, E: HorizonEncoding> SatHorizon<'a, E> {
     pub fn last(&mut self) -> Option<(&mut E, &mut FedSolver, Lit)> {
         let switch = self.switch?;
         self.formula.as_mut().map(|(encoding, solver)| (encoding, solver, switch))
+    }
+
+    /// Grows the encoding to `horizon` and adds the literals `units` picks from it as unit
+    /// clauses, for good: every later call searches only where they hold (a cube). `false`
+    /// when `units` finds no literal for one of them (the cube holds nothing). Only for an
+    /// incremental search, whose formula is never rebuilt.
+    pub fn restrict(&mut self, horizon: usize, units: impl FnOnce(&E) -> Option<Vec<Lit>>) -> Result<bool, Error> {
+        if !self.incremental {
+            return Err(Error::Internal("a cube restricts an incremental search only".into()));
+        }
+        let (encoding, solver) = self.formula(false)?;
+        grow(encoding, horizon, solver)?;
+        let Some(lits) = units(encoding) else { return Ok(false) };
+        for lit in lits {
+            solver.pending().add_unit(lit);
+        }
+        Ok(true)
     }
 
     /// Asks whether the clauses up to `horizon` alone are satisfiable, as `query`.
