@@ -8,12 +8,14 @@ mod common;
 use std::path::PathBuf;
 
 use common::knights_sat;
-use knights_sat::cubes::{solve_position_cube, split_exchange};
+use knights_sat::cubes::{solve_path_cube, solve_position_cube, split_exchange, split_tour};
 use knights_sat::driver::{placement_has_tree, solve_cube, split, Event, Ingredients};
 use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_exchange;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
+use knights_sat::encodings::ground_truth::tour::optimal_tour;
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
 use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -145,9 +147,12 @@ fn conquer_exchange(puzzle: &ExchangePuzzle, wanted: usize, horizon: usize) -> (
         .iter()
         .filter_map(|cube| {
             let position = cube.position(puzzle).expect("the cube names a position of the puzzle");
-            let moves =
-                solve_position_cube(puzzle, &position, split.depth, horizon, &mut |_| {}).expect("the cube runs");
-            moves.map(|moves| moves.len())
+            let searched = solve_position_cube(puzzle, (split.depth, &position), horizon, &|_| true, &mut |_| {})
+                .expect("the cube runs");
+            if searched.found.is_none() {
+                assert_eq!(searched.refuted_to, Some(horizon), "a cube with no route refutes every horizon");
+            }
+            searched.found.map(|moves| moves.len())
         })
         .min();
     (shortest, split.cubes.len())
@@ -179,6 +184,69 @@ fn the_cubes_of_random_exchanges_add_up_to_the_breadth_first_optimum() {
         solved >= 20 && unreachable >= 10 && split_at_all >= 30,
         "{solved} solved, {unreachable} unreachable, {split_at_all} split"
     );
+}
+
+/// A lone knight on a board of 3 to 6 squares a side among up to two queens, from a square
+/// or from any, touching one to six targets in any order in the fewest moves.
+fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
+    let (w, h) = (rng.random_range(3..=6), rng.random_range(3..=6));
+    let board = Board::new(w, h).unwrap();
+    let area = w * h;
+    let queens: Vec<(PieceKind, Square)> =
+        (0..rng.random_range(0..=2)).map(|_| (PieceKind::Queen, Square(rng.random_range(0..area) as u16))).collect();
+    let any = TourPuzzle::new(
+        None,
+        board.clone(),
+        queens.clone(),
+        vec![KnightStart::OneOf(Vec::new())],
+        None,
+        VisitOrder::Any,
+        TourObjective::Moves,
+    )
+    .ok()?;
+    let safe = any.safe_squares();
+    let mut targets: Vec<Square> =
+        (0..rng.random_range(1..=6)).map(|_| safe[rng.random_range(0..safe.len())]).collect();
+    targets.sort();
+    targets.dedup();
+    let start = if rng.random_bool(0.3) {
+        KnightStart::OneOf(Vec::new())
+    } else {
+        KnightStart::At(safe[rng.random_range(0..safe.len())])
+    };
+    TourPuzzle::new(None, board, queens, vec![start], Some(targets), VisitOrder::Any, TourObjective::Moves).ok()
+}
+
+#[test]
+fn the_cubes_of_random_tours_add_up_to_the_exhaustive_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(46);
+    let (mut compared, mut unreachable, mut split_at_all) = (0, 0, 0);
+    while compared < 100 {
+        let Some(puzzle) = random_tour(&mut rng) else { continue };
+        let truth = optimal_tour(&puzzle, 2_000_000).expect("small boards stay within the budget").map(|t| t.moves);
+        let horizon = truth.unwrap_or(8).max(1);
+        let split = split_tour(&puzzle, rng.random_range(1..=20), horizon, &mut |_| {}).expect("the split runs");
+        let found = if split.below.value.is_some() || split.below.reason.is_some() {
+            assert!(split.cubes.is_empty());
+            split.below.value
+        } else {
+            split_at_all += 1;
+            split
+                .cubes
+                .iter()
+                .filter_map(|cube| {
+                    let path = cube.squares(&puzzle).expect("the cube is a path of the puzzle");
+                    let searched =
+                        solve_path_cube(&puzzle, &path, horizon, &|_| true, &mut |_| {}).expect("the cube runs");
+                    searched.found.map(|route| route.moves())
+                })
+                .min()
+        };
+        assert_eq!(found, truth, "tour {compared}: {puzzle:?}");
+        unreachable += usize::from(truth.is_none());
+        compared += 1;
+    }
+    assert!(unreachable >= 3 && split_at_all >= 30, "{unreachable} unreachable, {split_at_all} split");
 }
 
 /// Guarini's exchange (16 moves, the published answer) through a job directory: split up to
@@ -284,20 +352,52 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The 46-move tour around the queen on d5 (the published optimum) through a job directory:
+/// split into the paths of the first moves up to 46 moves, every cube searched (a cube stops
+/// short once another found a route as short as its next horizon), the optimum merged.
+#[test]
+fn a_tour_is_split_into_paths_and_merged() {
+    let dir = scratch("queen-d5");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/queen-d5-tour.toml", "--out", path, "--cubes", "24", "--horizon", "46"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = knights_sat(&["cube", path, "--all", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("optimal: 46 moves; 45 moves proved impossible"), "{}", run.stdout);
+
+    // A result that claims a refutation short of what the answer needs is not merged.
+    let read = |id: usize| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("results/cube-{id}.json"))).unwrap()).unwrap()
+    };
+    let id = (0..24).find(|&id| read(id)["value"].is_null()).expect("most paths hold no 46-move route");
+    let mut cube = read(id);
+    cube["refuted_to"] = serde_json::json!(40);
+    std::fs::write(dir.join(format!("results/cube-{id}.json")), cube.to_string()).unwrap();
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 4, "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("cube {id} failed: refuted up to 40 moves")), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// What cannot be split is refused with the reason, exit 2.
 #[test]
 fn split_refuses_what_it_cannot_split() {
     let dir = scratch("refusals");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/queen-d5-tour.toml", "--out", path]);
+    let run = knights_sat(&["split", "puzzles/two-knights-two-queens.toml", "--out", path, "--horizon", "30"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("a tour cannot be split yet"), "{}", run.stderr);
+    assert!(run.stderr.contains("for a lone knight"), "{}", run.stderr);
+    let run = knights_sat(&["split", "puzzles/finegold.toml", "--out", path, "--horizon", "200"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("leg by leg"), "{}", run.stderr);
     let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("give --horizon H"), "{}", run.stderr);
     let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path, "--horizon", "3"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("--horizon is for exchanges"), "{}", run.stderr);
+    assert!(run.stderr.contains("--horizon is for exchanges and tours"), "{}", run.stderr);
     let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path, "--cubes", "1000000000"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--cubes 1000000000"), "{}", run.stderr);

@@ -38,7 +38,8 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct SplitArgs {
-    /// The puzzle file: a placement whose pieces do not block lines, or an exchange.
+    /// The puzzle file: a placement whose pieces do not block lines, an exchange, or a lone
+    /// knight's tour (fewest moves, targets in any order).
     pub puzzle: PathBuf,
 
     /// The job directory to write (must not exist, or be empty).
@@ -50,7 +51,7 @@ pub struct SplitArgs {
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub cubes: usize,
 
-    /// An exchange: the most moves the cubes search (the length of a known solution).
+    /// An exchange or a tour: the most moves the cubes search (the length of a known solution).
     #[arg(long, value_name = "H")]
     pub horizon: Option<usize>,
 

@@ -29,9 +29,8 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
     }
     let threads = threads(args.threads)?;
     let puzzle = puzzle::load(&args.puzzle)?;
-    if args.horizon.is_some() && puzzle.exchange().is_none() {
-        let why =
-            format!("--horizon is for exchanges; {} is a puzzle of kind `{}`", args.puzzle.display(), puzzle.kind());
+    if args.horizon.is_some() && puzzle.placement().is_some() {
+        let why = format!("--horizon is for exchanges and tours; {} is a placement", args.puzzle.display());
         return Err(CliError::Usage(why));
     }
     let binary = std::env::current_exe()?;
@@ -72,7 +71,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
         args.ids.clone()
     };
     let threads = threads(args.threads)?;
-    let exchange = open.puzzle.exchange().is_some();
+    let exchange = open.puzzle.placement().is_none();
     if ids.len() == 1 {
         let run = cubes::solve_cube_in(&open, ids[0], threads, args.again, &mut |_: &Event| {})?;
         if !args.quiet {
@@ -163,6 +162,7 @@ fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write)
     let sum: f64 = times.iter().sum();
     let longest = report.searched.iter().max_by(|a, b| a.seconds.total_cmp(&b.seconds));
     let nodes: u64 = report.searched.iter().map(|r| r.nodes).sum();
+    let unit = if report.puzzle.placement().is_some() { "nodes" } else { "solver calls" };
     writeln!(
         out,
         "{}: {} of {} cubes searched (split at depth {} in {:.2} s)",
@@ -175,7 +175,7 @@ fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write)
     if let Some(longest) = longest {
         writeln!(
             out,
-            "  cube times: {sum:.2} s in all, {:.2} s the longest (cube {}), {:.3} s the mean; {nodes} nodes",
+            "  cube times: {sum:.2} s in all, {:.2} s the longest (cube {}), {:.3} s the mean; {nodes} {unit}",
             longest.seconds,
             longest.cube,
             sum / times.len() as f64

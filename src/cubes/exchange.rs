@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::driver::{self, Event, ExchangeSearch, Outcome};
+use crate::driver::{self, CubeSearch, Event, ExchangeSearch, Outcome};
 use crate::encodings::geometry::{Piece, PieceKind};
 use crate::encodings::ground_truth::exchange::positions_after;
 use crate::encodings::puzzle::{ExchangePuzzle, Move, Position};
@@ -101,16 +101,16 @@ pub fn split_exchange(
 }
 
 /// Searches one cube: the shortest route of at most `max_horizon` moves that stands at
-/// `position` after `depth` moves, if there is one.
+/// `position` after `depth` moves, asking each horizon while `worth_asking` says so.
 pub fn solve_position_cube(
     puzzle: &ExchangePuzzle,
-    position: &Position,
-    depth: usize,
+    (depth, position): (usize, &Position),
     max_horizon: usize,
+    worth_asking: &dyn Fn(usize) -> bool,
     emit: &mut dyn FnMut(&Event),
-) -> Result<Option<Vec<Move>>, Error> {
+) -> Result<CubeSearch<Vec<Move>>, Error> {
     let search = ExchangeSearch { max_horizon, ..ExchangeSearch::default() };
-    driver::solve_exchange_cube(puzzle, &search, depth, position, emit)
+    driver::solve_exchange_cube(puzzle, &search, (depth, position), worth_asking, emit)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::exchange::PositionCube;
+use super::tour::PathCube;
 use crate::driver::{Cube, Cut};
 use crate::encodings::puzzle::{self, Puzzle};
 
@@ -61,8 +62,8 @@ pub struct Job {
     pub incumbent_cost: Option<i64>,
     /// The best solution's objective value (a placement's, or an exchange's moves).
     pub incumbent_value: Option<usize>,
-    /// An exchange: the most moves the cubes search (the horizons below `depth` were searched
-    /// by the split).
+    /// An exchange or a tour: the most moves the cubes search (the horizons below `depth` were
+    /// searched by the split).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub horizon: Option<usize>,
     /// Seconds the split took.
@@ -78,13 +79,17 @@ pub struct CubeResult {
     pub cube: usize,
     /// Seconds the search took.
     pub seconds: f64,
-    /// Nodes it searched (a placement), or solver calls it made (an exchange).
+    /// Nodes it searched (a placement), or solver calls it made (an exchange, a tour).
     pub nodes: u64,
     /// The best solution in the cube (a placement's if cheaper than the split's; an
-    /// exchange's shortest through the cube's position): its value …
+    /// exchange's or a tour's shortest through the cube): its value …
     pub value: Option<usize>,
     /// … and its solution file.
     pub solution: Option<String>,
+    /// An exchange or a tour: every horizon from the job's depth up to this one is refuted
+    /// in the cube (fewer than the job's horizon once another cube found a shorter route).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refuted_to: Option<usize>,
     /// Why the search failed, if it did (the cube counts as not searched).
     pub error: Option<String>,
 }
@@ -111,6 +116,8 @@ pub enum JobCubes {
     Placement(Vec<Cube>),
     /// The positions an exchange reaches in exactly the job's depth of moves.
     Exchange(Vec<PositionCube>),
+    /// The paths of a lone knight's first moves, as many as the job's depth.
+    Tour(Vec<PathCube>),
 }
 
 impl JobCubes {
@@ -119,6 +126,7 @@ impl JobCubes {
         match self {
             JobCubes::Placement(cubes) => cubes.len(),
             JobCubes::Exchange(cubes) => cubes.len(),
+            JobCubes::Tour(cubes) => cubes.len(),
         }
     }
 
@@ -180,7 +188,7 @@ impl JobDir {
         let cubes = match &puzzle {
             Puzzle::Placement(_) => JobCubes::Placement(serde_json::from_str(&text).map_err(parsed)?),
             Puzzle::Exchange(_) => JobCubes::Exchange(serde_json::from_str(&text).map_err(parsed)?),
-            Puzzle::Tour(_) => return Err(malformed(&puzzle_path, "a tour is not split into cubes".into())),
+            Puzzle::Tour(_) => JobCubes::Tour(serde_json::from_str(&text).map_err(parsed)?),
         };
         if cubes.len() != job.cubes {
             return Err(malformed(&path, format!("{} cubes, where job.json says {}", cubes.len(), job.cubes)));
@@ -196,6 +204,22 @@ impl JobDir {
             return Ok(None);
         }
         read_json(&path).map(Some)
+    }
+
+    /// The fewest moves of a route any cube has found so far, from the files of `found/`
+    /// (one empty file per value, named by it).
+    pub fn shortest_found(&self) -> Option<usize> {
+        let entries = fs::read_dir(self.file("found")).ok()?;
+        entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<usize>().ok()).min()
+    }
+
+    /// Tells the other cubes that a route of `value` moves exists (after its result is
+    /// written), so that they ask no horizon from `value` on.
+    pub fn announce_found(&self, value: usize) -> Result<(), JobError> {
+        let dir = self.file("found");
+        fs::create_dir_all(&dir).map_err(|source| JobError::Io { path: dir.clone(), source })?;
+        let path = dir.join(value.to_string());
+        fs::write(&path, "").map_err(|source| JobError::Io { path, source })
     }
 
     /// Writes the result of a cube: into a file of its own, then renamed into place, so a

@@ -102,5 +102,19 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         }
         searched.push(result);
     }
+    if let Some(horizon) = job.horizon {
+        // A cube stopped short of the job's horizon once a route as short as its next horizon
+        // was announced: its refutation must reach one move below the shortest route merged.
+        let needed = best.as_ref().map_or(horizon, |b: &(usize, Solution, Option<usize>)| b.0.saturating_sub(1));
+        let (short, whole): (Vec<CubeResult>, Vec<CubeResult>) = searched.into_iter().partition(|r| {
+            r.value.is_none() && needed >= job.depth && r.refuted_to.is_none_or(|refuted| refuted < needed)
+        });
+        for result in short {
+            let to = result.refuted_to.map_or("no horizon".to_string(), |r| format!("up to {r} moves"));
+            failed.push((result.cube, format!("refuted {to}, short of the {needed} the answer needs")));
+        }
+        failed.sort_unstable_by_key(|f| f.0);
+        searched = whole;
+    }
     Ok(MergeReport { job, puzzle, searched, failed, missing, best })
 }

@@ -2,7 +2,8 @@
 //!
 //! [`split_into`] searches a placement's branch-and-bound tree to a depth and writes the open
 //! nodes there as cubes into a directory (an exchange: the positions it reaches in exactly a
-//! number of moves, [`split_exchange`]), with a Slurm job array that solves one cube per
+//! number of moves, [`split_exchange`]; a lone knight's tour: the paths of its first moves,
+//! [`split_tour`]), with a Slurm job array that solves one cube per
 //! task; [`solve_cube_in`] solves one cube of such a directory and writes its result
 //! atomically; [`merge`] reads the results back: the optimum with its proof (every cube
 //! searched), or the cubes still missing. The directory needs nothing but the `knights-sat`
@@ -25,11 +26,13 @@ mod job;
 mod merge;
 mod sbatch;
 mod solve;
+mod tour;
 
 pub use exchange::{solve_position_cube, split_exchange, ExchangeSplit, PositionCube};
 pub use job::{CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 pub use merge::{merge, MergeReport};
 pub use solve::{solve_cube_in, split_into, CubeRun, SplitRequest};
+pub use tour::{solve_path_cube, split_tour, tour_splittable, PathCube, TourSplit};
 
 /// The array indices `ids` as Slurm writes them: `0-3,7,9-10`.
 pub fn array_ranges(ids: &[usize]) -> String {

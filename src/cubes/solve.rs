@@ -7,9 +7,11 @@ use std::time::Instant;
 use super::exchange::{solve_position_cube, split_exchange};
 use super::job::{digest, json_lines, write_atomically, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob, FORMAT};
 use super::sbatch::script;
+use super::tour::{solve_path_cube, split_tour, tour_splittable};
 use crate::certify::write_solution;
 use crate::driver::{self, Event, Ingredients, Solution};
 use crate::encodings::puzzle::placement::PlacementPuzzle;
+use crate::encodings::puzzle::tour::TourPuzzle;
 use crate::encodings::puzzle::{self, ExchangePuzzle, Puzzle};
 
 /// What a split asks for besides the puzzle.
@@ -71,6 +73,12 @@ pub fn split_into(
             let description = format!("exchange on {}x{} in at most {horizon} moves", board.width(), board.height());
             (json_lines(&split.cubes), split.cubes.len(), json_lines::<()>(&[]), split.depth, None, description)
         }
+        Splittable::Tour(tour, horizon) => {
+            let split = split_tour(tour, request.wanted, horizon, &mut keep)?;
+            let board = &tour.board;
+            let description = format!("tour on {}x{} in at most {horizon} moves", board.width(), board.height());
+            (json_lines(&split.cubes), split.cubes.len(), json_lines::<()>(&[]), split.depth, None, description)
+        }
     };
     let jobs = JobDir::at(dir);
     let puzzle_text = puzzle::to_toml(puzzle);
@@ -83,7 +91,7 @@ pub fn split_into(
         symmetry: matches!(kind, Splittable::Placement(_)),
         incumbent_cost,
         incumbent_value: best.as_ref().map(|b| b.0),
-        horizon: request.max_horizon.filter(|_| matches!(kind, Splittable::Exchange(..))),
+        horizon: request.max_horizon.filter(|_| !matches!(kind, Splittable::Placement(_))),
         split_seconds: started.elapsed().as_secs_f64(),
     };
     write_atomically(&jobs.file("puzzle.toml"), &puzzle_text)?;
@@ -107,6 +115,8 @@ enum Splittable<'a> {
     Placement(&'a PlacementPuzzle),
     /// An exchange, searched up to a horizon.
     Exchange(&'a ExchangePuzzle, usize),
+    /// A lone knight's tour, searched up to a horizon.
+    Tour(&'a TourPuzzle, usize),
 }
 
 /// How `puzzle` is split, or why it cannot be.
@@ -116,18 +126,23 @@ fn splittable(puzzle: &Puzzle, max_horizon: Option<usize>) -> Result<Splittable<
         Puzzle::Placement(_) => Err(JobError::Refused(
             "this placement has no linear model (pieces that block lines), so no tree to split".into(),
         )),
-        Puzzle::Exchange(exchange) => match max_horizon {
-            Some(horizon) => Ok(Splittable::Exchange(exchange, horizon)),
-            None => Err(JobError::Refused(
-                "an exchange is split up to a number of moves: give --horizon H, the most moves the cubes \
-                 search (the length of a known solution, from `knights-sat solve --timeout` for instance)"
-                    .into(),
-            )),
-        },
-        Puzzle::Tour(_) => Err(JobError::Refused(
-            "cubes split a placement's tree or an exchange's horizons; a tour cannot be split yet".into(),
-        )),
+        Puzzle::Exchange(exchange) => Ok(Splittable::Exchange(exchange, horizon(max_horizon)?)),
+        Puzzle::Tour(tour) => {
+            tour_splittable(tour).map_err(JobError::Refused)?;
+            Ok(Splittable::Tour(tour, horizon(max_horizon)?))
+        }
     }
+}
+
+/// The most moves the cubes of an exchange or a tour search, which the user gives.
+fn horizon(max_horizon: Option<usize>) -> Result<usize, JobError> {
+    max_horizon.ok_or_else(|| {
+        JobError::Refused(
+            "an exchange or a tour is split up to a number of moves: give --horizon H, the most moves the \
+             cubes search (the length of a known solution, from `knights-sat solve --timeout` for instance)"
+                .into(),
+        )
+    })
 }
 
 /// What [`solve_cube_in`] did.
@@ -174,6 +189,12 @@ pub fn solve_cube_in(
         }
         emit(event);
     };
+    // A horizon cube asks no horizon that another cube's route already matches or beats.
+    let worth_asking = |horizon: usize| jobs.shortest_found().is_none_or(|shortest| horizon < shortest);
+    let malformed =
+        |why: String| JobError::Malformed { path: jobs.file("cubes.json"), why: format!("cube {id}: {why}") };
+    let no_horizon = || JobError::Malformed { path: jobs.file("job.json"), why: "the job names no horizon".into() };
+    let mut refuted_to = None;
     let searched = match (cubes, puzzle) {
         (JobCubes::Placement(cubes), Puzzle::Placement(placement)) => {
             let ingredients = Ingredients { symmetry: job.symmetry, ..Ingredients::default() };
@@ -183,27 +204,36 @@ pub fn solve_cube_in(
                 .map_err(JobError::from)
         }
         (JobCubes::Exchange(cubes), Puzzle::Exchange(exchange)) => {
-            let horizon = job.horizon.ok_or_else(|| JobError::Malformed {
-                path: jobs.file("job.json"),
-                why: "an exchange's job names no horizon".into(),
-            })?;
-            let position = cubes[id].position(exchange).map_err(|why| JobError::Malformed {
-                path: jobs.file("cubes.json"),
-                why: format!("cube {id}: {why}"),
-            })?;
-            solve_position_cube(exchange, &position, job.depth, horizon, &mut keep)
-                .map(|moves| {
-                    if let Some(moves) = moves {
+            let position = cubes[id].position(exchange).map_err(malformed)?;
+            let horizon = job.horizon.ok_or_else(no_horizon)?;
+            solve_position_cube(exchange, (job.depth, &position), horizon, &worth_asking, &mut keep)
+                .map(|searched| {
+                    refuted_to = searched.refuted_to;
+                    if let Some(moves) = searched.found {
                         keep(&Event::Solution { value: moves.len(), solution: Solution::Moves(moves) });
                     }
-                    0
                 })
                 .map_err(JobError::from)
+                .map(|()| 0)
+        }
+        (JobCubes::Tour(cubes), Puzzle::Tour(tour)) => {
+            let path = cubes[id].squares(tour).map_err(malformed)?;
+            let horizon = job.horizon.ok_or_else(no_horizon)?;
+            solve_path_cube(tour, &path, horizon, &worth_asking, &mut keep)
+                .map(|searched| {
+                    refuted_to = searched.refuted_to;
+                    if let Some(route) = searched.found {
+                        let value = route.value(tour.objective);
+                        keep(&Event::Solution { value, solution: Solution::Route(route) });
+                    }
+                })
+                .map_err(JobError::from)
+                .map(|()| 0)
         }
         _ => return Err(JobError::Refused("the job's cubes are not of its puzzle's family".into())),
     };
-    let exchange = matches!(cubes, JobCubes::Exchange(_));
-    let searched = searched.map(|nodes| if exchange { calls } else { nodes });
+    let horizons = !matches!(cubes, JobCubes::Placement(_));
+    let searched = searched.map(|nodes| if horizons { calls } else { nodes });
     let mut result = CubeResult {
         job: job.id.clone(),
         cube: id,
@@ -211,6 +241,7 @@ pub fn solve_cube_in(
         nodes: 0,
         value: None,
         solution: None,
+        refuted_to,
         error: None,
     };
     match searched {
@@ -221,6 +252,10 @@ pub fn solve_cube_in(
                 result.solution = Some(write_solution(puzzle, &solution, value));
             }
             jobs.write_result(&result)?;
+            if let (true, Some(value)) = (horizons, result.value) {
+                // After the result, so that a value announced is a value merged.
+                jobs.announce_found(value)?;
+            }
             Ok(CubeRun::Searched(result))
         }
         Err(error) => {

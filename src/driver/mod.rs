@@ -19,7 +19,7 @@ pub use dispatch::solve;
 #[cfg(feature = "mip")]
 pub use dispatch::solve_mip;
 pub use exchange::{solve_exchange, solve_exchange_cube, ExchangeSearch, InvariantSearch, Reachability};
-pub use horizon::{HorizonSearch, MAX_HORIZON};
+pub use horizon::{CubeSearch, HorizonSearch, MAX_HORIZON};
 #[cfg(feature = "mip")]
 pub use mip::{solve_exchange_mip, solve_placement_mip, solve_tour_mip, MipSearch};
 pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};
@@ -27,4 +27,4 @@ pub use placement::branch_and_bound::{
     solve_cube, split, supports as placement_has_tree, Cube, Cut, Ingredients, Split,
 };
 pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};
-pub use tour::{solve_tour, TourSearch};
+pub use tour::{solve_tour, solve_tour_cube, TourSearch};

@@ -192,6 +192,13 @@ impl TourEncoding {
         &mut self.vars
     }
 
+    /// The literal "knight `k` stands on `square` at time `t`" (`t` up to the horizon built),
+    /// or `None` where the encoding has none: the knight cannot stand there then.
+    pub fn position(&self, t: usize, k: usize, square: Square) -> Option<Lit> {
+        let cell = self.cells.iter().position(|&s| s == square)?;
+        *self.at.get(t)?.get(k)?.get(cell)?
+    }
+
     /// The literals "knight `k` starts on `starts[k]`", one per knight (a route's starts);
     /// `None` if a knight may not start there.
     pub fn start_literals(&self, starts: &[Square]) -> Option<Vec<Lit>> {

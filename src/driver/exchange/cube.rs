@@ -7,22 +7,22 @@ use knights_sat_encodings::encode::exchange::ExchangeEncoding;
 use knights_sat_encodings::puzzle::{ExchangePuzzle, Move, Position};
 use rustsat::types::Lit;
 
-use super::super::horizon::{first_reachable, nothing_between, Reached, SatHorizon};
+use super::super::horizon::{search_cube, CubeSearch, SatHorizon};
 use super::{checked, ExchangeSearch};
-use crate::driver::{Event, Query};
+use crate::driver::Event;
 use crate::Error;
 
 /// The shortest exchange of at most `search.max_horizon` moves that stands at `position`
-/// after `after` moves: its moves, or `None` when there is none. Horizons `after` and up are
-/// asked in turn on one solver whose formula holds the position at `after` as unit clauses;
-/// every call is reported to `on_event`.
+/// after `after` moves, if there is one. Horizons `after` and up are asked in turn, while
+/// `worth_asking` says so, on one solver whose formula holds the position at `after` as unit
+/// clauses; every call is reported to `on_event`.
 pub fn solve_exchange_cube(
     puzzle: &ExchangePuzzle,
     search: &ExchangeSearch,
-    after: usize,
-    position: &Position,
+    (after, position): (usize, &Position),
+    worth_asking: &dyn Fn(usize) -> bool,
     on_event: &mut dyn FnMut(&Event),
-) -> Result<Option<Vec<Move>>, Error> {
+) -> Result<CubeSearch<Vec<Move>>, Error> {
     let options = search.encoding;
     let mut oracle = SatHorizon::new(search.solver, true, |cnf| ExchangeEncoding::new(puzzle, options, cnf));
     let mut emit = |event: Event| on_event(&event);
@@ -35,10 +35,10 @@ pub fn solve_exchange_cube(
         cells.into_iter().map(|(group, cell)| encoding.occupancy(after, group, cell)).collect::<Option<Vec<Lit>>>()
     };
     if !oracle.restrict(after, cube)? {
-        return Ok(None);
+        // Nothing stands there: every horizon is refuted at once.
+        return Ok(CubeSearch { found: None, refuted_to: Some(search.max_horizon) });
     }
-    match first_reachable(&mut oracle, after..=search.max_horizon, Query::Goal, &mut emit, nothing_between)? {
-        Reached::At(_, moves) => Ok(Some(checked(puzzle, moves)?)),
-        Reached::Stopped | Reached::Exhausted => Ok(None),
-    }
+    let searched = search_cube(&mut oracle, (after, search.max_horizon), worth_asking, &mut emit)?;
+    let found = searched.found.map(|moves| checked(puzzle, moves)).transpose()?;
+    Ok(CubeSearch { found, ..searched })
 }

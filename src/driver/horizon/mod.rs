@@ -104,6 +104,34 @@ pub(super) fn first_reachable<O: HorizonOracle>(
     Ok(Reached::Exhausted)
 }
 
+/// What the search of one cube of a horizon search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CubeSearch<S> {
+    /// The shortest solution in the cube, if one was found.
+    pub found: Option<S>,
+    /// Every horizon from the cube's depth up to this one is refuted in the cube (`None`:
+    /// none was asked).
+    pub refuted_to: Option<usize>,
+}
+
+/// Asks `oracle` at horizons `from..=to` in turn while `worth_asking` says so, until the goal
+/// is reachable: a cube's search.
+pub(super) fn search_cube<O: HorizonOracle>(
+    oracle: &mut O,
+    (from, to): (usize, usize),
+    worth_asking: &dyn Fn(usize) -> bool,
+    emit: &mut dyn FnMut(Event),
+) -> Result<CubeSearch<O::Solution>, Error> {
+    let mut refuted_to = None;
+    for horizon in (from..=to).take_while(|&h| worth_asking(h)) {
+        if let Some(solution) = oracle.reach(horizon, Query::Goal, emit)? {
+            return Ok(CubeSearch { found: Some(solution), refuted_to });
+        }
+        refuted_to = Some(horizon);
+    }
+    Ok(CubeSearch { found: None, refuted_to })
+}
+
 /// No proof between horizons.
 pub(super) fn nothing_between(_: usize, _: &mut dyn FnMut(Event)) -> Result<ControlFlow<()>, Error> {
     Ok(ControlFlow::Continue(()))

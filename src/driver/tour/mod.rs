@@ -24,6 +24,10 @@ use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use rustsat::types::Lit;
 
+mod cube;
+
+pub use cube::solve_tour_cube;
+
 use super::fed_solver::FedSolver;
 use super::horizon::{
     first_reachable, first_reachable_parallel, nothing_between, HorizonOracle, HorizonSearch, Reached, SatHorizon, Then,
