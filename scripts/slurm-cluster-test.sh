@@ -4,8 +4,9 @@
 # slurm.conf), splits knight domination of 16x16 into a few dozen cubes, submits the job
 # array that `knights-sat split` wrote, kills one array task while its cube is being searched,
 # merges (the killed cube must be missing), resubmits only the missing cubes, merges again
-# and checks the optimum: 40 knights (OEIS A006075). Stops the daemons it started, by their
-# process ids, however it ends.
+# and checks the optimum: 40 knights (OEIS A006075). Then the same for a tour, split into the
+# paths of its first moves: the knight from h8 around the queen on d5, 46 moves (the published
+# optimum). Stops the daemons it started, by their process ids, however it ends.
 #
 #   scripts/slurm-cluster-test.sh [KNIGHTS_SAT_BINARY]     (run as root; default target/debug/knights-sat)
 set -euo pipefail
@@ -157,3 +158,16 @@ head -n 4 "$work/merge2.out"
 grep -q "$expected" "$work/merge2.out" || { echo "slurm test: the merge does not say '$expected'" >&2; exit 1; }
 [ -z "$("$binary" merge "$jobs" --missing)" ] || { echo "slurm test: cubes still missing" >&2; exit 1; }
 say "resubmitted $missing; merged: $expected"
+
+# A tour, split into the paths of its first moves up to the published optimum.
+tours="$work/tour"
+"$binary" split puzzles/queen-d5-tour.toml --out "$tours" --horizon 46 --cubes 24 --quiet
+cubes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cubes"])' "$tours/job.json")
+[ "$cubes" -ge 24 ] || { echo "slurm test: only $cubes cubes for the tour" >&2; exit 1; }
+job=$(sbatch --parsable "$tours/run.sbatch")
+say "submitted job array $job (the tour, $cubes cubes)"
+wait_for "$job"
+"$binary" merge "$tours" >"$work/merge3.out"
+head -n 4 "$work/merge3.out"
+grep -q "optimal: 46 moves" "$work/merge3.out" || { echo "slurm test: the tour's merge does not say 46 moves" >&2; exit 1; }
+say "the tour merged: optimal: 46 moves"
