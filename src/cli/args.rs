@@ -46,8 +46,8 @@ pub struct SplitArgs {
     #[arg(long, short, value_name = "DIR")]
     pub out: PathBuf,
 
-    /// At least this many cubes: the tree (or the exchange's moves) is split at the least
-    /// depth that gives them.
+    /// At least this many cubes: the tree (or the first moves of an exchange or a tour) is
+    /// split at the least depth that gives them.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub cubes: usize,
 
@@ -76,8 +76,9 @@ pub struct CubeArgs {
     #[arg(long, conflicts_with = "ids")]
     pub all: bool,
 
-    /// Threads: for one cube, threads that search its tree together; with several cubes,
-    /// cubes searched at once, one thread each (default: one per core).
+    /// Threads: for one cube of a placement, threads that search its tree together (a cube of
+    /// an exchange or a tour runs on one); with several cubes, cubes searched at once, one
+    /// thread each (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 

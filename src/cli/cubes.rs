@@ -71,11 +71,11 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
         args.ids.clone()
     };
     let threads = threads(args.threads)?;
-    let exchange = open.puzzle.placement().is_none();
+    let horizons = open.puzzle.placement().is_none();
     if ids.len() == 1 {
         let run = cubes::solve_cube_in(&open, ids[0], threads, args.again, &mut |_: &Event| {})?;
         if !args.quiet {
-            eprintln!("{}", line(&run, job.cubes, exchange));
+            eprintln!("{}", line(&run, job.cubes, horizons));
         }
         return Ok(Exit::Solved);
     }
@@ -91,7 +91,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
                     break;
                 }
                 match cubes::solve_cube_in(&open, id, 1, args.again, &mut |_: &Event| {}) {
-                    Ok(run) if !args.quiet => eprintln!("{}", line(&run, job.cubes, exchange)),
+                    Ok(run) if !args.quiet => eprintln!("{}", line(&run, job.cubes, horizons)),
                     Ok(_) => {}
                     Err(error) => {
                         if let Ok(mut slot) = failure.lock() {
@@ -109,13 +109,13 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
 }
 
 /// One line about a cube's search.
-fn line(run: &CubeRun, cubes: usize, exchange: bool) -> String {
+fn line(run: &CubeRun, cubes: usize, horizons: bool) -> String {
     let (result, done) = match run {
         CubeRun::Searched(result) => (result, ""),
         CubeRun::Done(result) => (result, " (done before)"),
     };
     let found = result.value.map(|v| format!("; found {v}")).unwrap_or_default();
-    let (count, unit) = (result.nodes, if exchange { "solver calls" } else { "nodes" });
+    let (count, unit) = (result.nodes, if horizons { "solver calls" } else { "nodes" });
     format!("cube {} of {cubes}: searched in {:.2} s, {count} {unit}{found}{done}", result.cube, result.seconds)
 }
 

@@ -21,7 +21,7 @@ pub struct SplitRequest<'a> {
     pub wanted: usize,
     /// Threads for the split's own search.
     pub threads: usize,
-    /// An exchange: the most moves the cubes search.
+    /// An exchange or a tour: the most moves the cubes search.
     pub max_horizon: Option<usize>,
     /// The `knights-sat` that the job array runs.
     pub binary: &'a Path,

@@ -34,11 +34,7 @@ pub fn solve_exchange_cube(
         }
         cells.into_iter().map(|(group, cell)| encoding.occupancy(after, group, cell)).collect::<Option<Vec<Lit>>>()
     };
-    if !oracle.restrict(after, cube)? {
-        // Nothing stands there: every horizon is refuted at once.
-        return Ok(CubeSearch { found: None, refuted_to: Some(search.max_horizon) });
-    }
-    let searched = search_cube(&mut oracle, (after, search.max_horizon), worth_asking, &mut emit)?;
+    let searched = search_cube(&mut oracle, (after, search.max_horizon), cube, worth_asking, &mut emit)?;
     let found = searched.found.map(|moves| checked(puzzle, moves)).transpose()?;
     Ok(CubeSearch { found, ..searched })
 }

@@ -19,6 +19,9 @@ pub(super) use mip::{ask_highs, highs_error, MipHorizon};
 pub(super) use parallel::{first_reachable_parallel, Then};
 pub(super) use sat::SatHorizon;
 
+use knights_sat_encodings::encode::HorizonEncoding;
+use rustsat::types::Lit;
+
 use super::{Event, Query};
 use crate::solver::SolverKind;
 use crate::Error;
@@ -114,14 +117,20 @@ pub struct CubeSearch<S> {
     pub refuted_to: Option<usize>,
 }
 
-/// Asks `oracle` at horizons `from..=to` in turn while `worth_asking` says so, until the goal
-/// is reachable: a cube's search.
-pub(super) fn search_cube<O: HorizonOracle>(
-    oracle: &mut O,
+/// A cube's search: the literals `units` picks from the encoding (`None`: the cube holds
+/// nothing) fixed at horizon `from`, then the horizons `from..=to` asked in turn while
+/// `worth_asking` says so, until the goal is reachable.
+pub(super) fn search_cube<E: HorizonEncoding>(
+    oracle: &mut SatHorizon<E>,
     (from, to): (usize, usize),
+    units: impl FnOnce(&E) -> Option<Vec<Lit>>,
     worth_asking: &dyn Fn(usize) -> bool,
     emit: &mut dyn FnMut(Event),
-) -> Result<CubeSearch<O::Solution>, Error> {
+) -> Result<CubeSearch<E::Solution>, Error> {
+    if !oracle.restrict(from, units)? {
+        // Nothing lies in the cube: every horizon is refuted at once.
+        return Ok(CubeSearch { found: None, refuted_to: Some(to) });
+    }
     let mut refuted_to = None;
     for horizon in (from..=to).take_while(|&h| worth_asking(h)) {
         if let Some(solution) = oracle.reach(horizon, Query::Goal, emit)? {

@@ -29,15 +29,10 @@ pub fn solve_tour_cube(
     let options = search.encoding;
     let mut oracle = SatHorizon::new(search.solver, true, |cnf| TourEncoding::new(puzzle, options, cnf));
     let mut emit = |event: Event| on_event(&event);
-    let depth = path.len() - 1;
     let cube = |encoding: &TourEncoding| {
         path.iter().enumerate().map(|(t, &square)| encoding.position(t, 0, square)).collect::<Option<Vec<Lit>>>()
     };
-    if !oracle.restrict(depth, cube)? {
-        // The knight cannot walk this path: every horizon is refuted at once.
-        return Ok(CubeSearch { found: None, refuted_to: Some(search.max_horizon) });
-    }
-    let searched = search_cube(&mut oracle, (depth, search.max_horizon), worth_asking, &mut emit)?;
+    let searched = search_cube(&mut oracle, (path.len() - 1, search.max_horizon), cube, worth_asking, &mut emit)?;
     let found = searched.found.map(|route| checked(puzzle, route)).transpose()?;
     Ok(CubeSearch { found, ..searched })
 }
