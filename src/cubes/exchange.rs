@@ -3,6 +3,8 @@
 //! the shortest route through its position, together with the split's own search of the
 //! horizons below `depth`, answer what the horizon search answers alone.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::driver::{self, CubeSearch, Event, ExchangeSearch, Outcome};
@@ -69,7 +71,8 @@ pub struct ExchangeSplit {
 }
 
 /// Splits the horizon search of `puzzle` up to `max_horizon` moves: the least depth whose
-/// positions number at least `wanted` (or the deepest up to `max_horizon` short of a million),
+/// positions number at least `wanted` (or, short of that, the first whose positions repeat an
+/// earlier depth's, the deepest up to `max_horizon`, or the last short of a million),
 /// after the horizons below that depth are searched here. The split's solver calls go to
 /// `emit`.
 pub fn split_exchange(
@@ -82,11 +85,13 @@ pub fn split_exchange(
         return Err(Error::Unsupported("a horizon of 0 moves leaves nothing to split".into()));
     }
     let mut chosen: Option<(usize, Vec<Position>)> = None;
+    // The layers repeat once every reachable position has been met; deeper ones add nothing.
+    let mut seen = HashSet::new();
     for depth in 1..=max_horizon {
         let Ok(layer) = positions_after(puzzle, depth, MAX_LAYER) else { break };
-        let (enough, empty) = (layer.len() >= wanted, layer.is_empty());
+        let (enough, empty, repeated) = (layer.len() >= wanted, layer.is_empty(), !seen.insert(layer.clone()));
         chosen = Some((depth, layer));
-        if enough || empty {
+        if enough || empty || repeated {
             break;
         }
     }

@@ -4,7 +4,7 @@
 //! each for the shortest route that begins with its path, together with the split's own
 //! search of the horizons below `depth`, answer what the horizon search answers alone.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -71,7 +71,9 @@ pub fn tour_splittable(puzzle: &TourPuzzle) -> Result<(), String> {
 }
 
 /// Splits the horizon search of `puzzle` up to `max_horizon` moves: the least depth whose
-/// paths number at least `wanted` (or the deepest up to `max_horizon` short of a million),
+/// paths number at least `wanted` (or, short of that, the first whose end squares and touched
+/// targets repeat an earlier depth's, the deepest up to `max_horizon`, or the last short of a
+/// million),
 /// after the horizons below that depth are searched here. The split's solver calls go to
 /// `emit`.
 pub fn split_tour(
@@ -98,8 +100,15 @@ pub fn split_tour(
         paths.insert((start, touched), vec![start]);
     }
     let mut depth = 0;
+    // The end squares and touched targets repeat once every pair has been met; deeper paths
+    // add nothing.
+    let mut seen: HashSet<Vec<(Square, Vec<bool>)>> = HashSet::new();
     // At least one move, then on until there are enough paths.
-    while depth < max_horizon && (depth == 0 || paths.len() < wanted) && !paths.is_empty() {
+    while depth < max_horizon
+        && (depth == 0 || paths.len() < wanted)
+        && !paths.is_empty()
+        && seen.insert(paths.keys().cloned().collect())
+    {
         let mut next = BTreeMap::new();
         for ((last, touched), path) in &paths {
             for to in puzzle.knight_moves(*last) {
