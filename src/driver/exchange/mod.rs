@@ -179,3 +179,32 @@ impl UnreachableProofs<'_> {
         Ok(ControlFlow::Continue(()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use knights_sat_encodings::puzzle;
+
+    use super::*;
+    use crate::solver::SolverKind;
+
+    /// A rook alone on 3x1 has three positions: two moves may visit three different ones
+    /// (a1-b1-c1), three moves cannot visit four; without the "all positions differ" clauses
+    /// they could (a1-c1-b1-a1).
+    #[test]
+    fn the_completeness_query_counts_different_positions() {
+        let text =
+            "kind = \"exchange\"\nboard = \"3x1\"\n[[side]]\nname = \"w\"\nstart = [\"Ra1\"]\ngoal = [\"Rc1\"]\n";
+        let puzzle = puzzle::parse(text, "rook.toml").unwrap().exchange().unwrap().clone();
+        for solver in SolverKind::ALL {
+            let options = ExchangeOptions::default();
+            let build = |cnf: &mut _| DistinctPositions(ExchangeEncoding::new(&puzzle, options, cnf));
+            let mut distinct = SatHorizon::new(solver, true, build);
+            let mut ask = |horizon| distinct.satisfiable_to(horizon, Query::Completeness, &mut |_| {}).unwrap();
+            assert_eq!(ask(2), Answer::Sat, "{solver}");
+            assert_eq!(ask(3), Answer::Unsat, "{solver}");
+            let build = |cnf: &mut _| ExchangeEncoding::new(&puzzle, options, cnf);
+            let mut free = SatHorizon::new(solver, true, build);
+            assert_eq!(free.satisfiable_to(3, Query::Completeness, &mut |_| {}).unwrap(), Answer::Sat, "{solver}");
+        }
+    }
+}
