@@ -51,11 +51,4 @@ pub trait HorizonEncoding {
     fn goal_switch_too_big(&self, horizon: usize) -> Option<usize> {
         self.goal_switch_size(horizon).filter(|&size| size > MAX_SWITCH_LITERALS)
     }
-
-    /// Appends time steps until `horizon` are encoded.
-    fn extend_to<C: CollectClauses>(&mut self, horizon: usize, clauses: &mut C) {
-        while self.horizon() < horizon {
-            self.extend(clauses);
-        }
-    }
 }
