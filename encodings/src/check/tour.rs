@@ -134,3 +134,40 @@ fn touch(puzzle: &TourPuzzle, squares: &[Square], t: usize, touched_at: &mut [Op
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Board;
+    use crate::puzzle::tour::{Jump, KnightStart, TourObjective};
+
+    /// A knight from h8 beside a queen on d5, with h7 (safe) its one target.
+    fn puzzle() -> (TourPuzzle, Square, Square) {
+        let board = Board::new(8, 8).unwrap();
+        let (h8, h7) = (board.parse_square("h8").unwrap(), board.parse_square("h7").unwrap());
+        let queen = (PieceKind::Queen, board.parse_square("d5").unwrap());
+        let knights = vec![KnightStart::At(h8)];
+        let puzzle =
+            TourPuzzle::new(None, board, vec![queen], knights, Some(vec![h7]), VisitOrder::Any, TourObjective::Moves)
+                .unwrap();
+        (puzzle, h8, h7)
+    }
+
+    #[test]
+    fn a_start_the_puzzle_does_not_give_is_refused_even_on_a_safe_target() {
+        let (puzzle, _, h7) = puzzle();
+        let route = Route { starts: vec![h7], steps: Vec::new() };
+        assert!(matches!(replay_tour(&puzzle, &route), Err(TourViolation::Start(_))));
+    }
+
+    #[test]
+    fn a_step_that_is_no_knight_move_is_refused() {
+        let (puzzle, h8, h7) = puzzle();
+        let route = Route { starts: vec![h8], steps: vec![vec![Jump { knight: 0, from: h8, to: h7 }]] };
+        let refused = replay_tour(&puzzle, &route);
+        assert!(
+            matches!(&refused, Err(TourViolation::Jump { step: 1, why }) if why.contains("not a knight's move")),
+            "{refused:?}"
+        );
+    }
+}
