@@ -405,3 +405,49 @@ fn a_puzzle_given_by_flags_is_certified_with_the_puzzle_written_out() {
     assert!(puzzle.starts_with("kind = \"domination\"\n") && puzzle.contains("board = \"5x5\""), "{puzzle}");
     assert_verified(&dir, "5", "5 <= obj <= 5");
 }
+
+#[test]
+fn a_certificate_of_the_search_tree_is_checked_bound_by_bound() {
+    let dir = fresh_dir("tree");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        "domination",
+        "--board",
+        "8x8",
+        "--pieces",
+        "Q",
+        "--threads",
+        "2",
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("the search's tree, "), "{}", run.stdout);
+    assert_verified(&dir, "5", "5 <= obj <= 5");
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    let bounds = proof.lines().filter(|l| l.starts_with("pol ")).count();
+    assert!(bounds >= 10, "a tree of {bounds} bounds");
+
+    // Every bound without the objective-improving constraint (the rows alone): the nodes
+    // pruned by the best placement's cost no longer follow.
+    // `soli` adds the first constraint after the model's `f` rows.
+    let f: usize = proof.lines().nth(1).unwrap().trim_start_matches("f ").trim().parse().unwrap();
+    let improving = f + 1;
+    let dir2 = copy(&dir, "tree-no-objective");
+    let suffix = format!(" {improving} 1048576 * +");
+    edit(&dir2, "proof.pbp", |t| {
+        t.lines()
+            .map(|line| match line.strip_suffix(&suffix) {
+                Some(rest) if line.starts_with("pol ") => rest.to_string(),
+                _ => line.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    });
+    assert_ne!(std::fs::read_to_string(dir2.join("proof.pbp")).unwrap(), proof, "the objective was in the bounds");
+    let run = verify(&dir2);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp"), "{}", run.stdout);
+}

@@ -5,7 +5,8 @@
 //! For exchanges the solution certified is the breadth-first search's own, so neither the SAT
 //! driver nor its encodings are involved; for tours it is the driver's, whose value the search
 //! confirms. Placements with weights, limits, fixed pieces and empty squares go through the
-//! whole of `certify` and `verify`, at the optimum of the exhaustive search.
+//! whole of `certify` and `verify`, at the optimum of the exhaustive search, both through the
+//! refutation of the certificate pipeline and from the branch-and-bound search's own tree.
 
 mod common;
 
@@ -14,14 +15,19 @@ use std::path::Path;
 use common::random::random_placement;
 
 use knights_sat::certify::{
-    certify, check, colour_argument, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument, ProofCompression,
+    certify, certify_with, check, colour_argument, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument,
+    ProofCompression,
 };
-use knights_sat::driver::{solve_placement, solve_tour, PlacementSearch, Solution, Status, TourSearch};
-use knights_sat::encodings::geometry::{Board, Piece, PieceKind, Square};
+use knights_sat::driver::{
+    placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Solution, Status, Strategy,
+    TourSearch,
+};
+use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_route;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::ground_truth::tour::optimal_tour;
 use knights_sat::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
+use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
 use knights_sat::solver::SolverKind;
@@ -69,7 +75,7 @@ fn random_exchange(rng: &mut ChaCha8Rng) -> ExchangePuzzle {
         position
     };
     let (start, goal) = (place(rng), place(rng));
-    let side = |name: &str| Side { name: name.into(), pawns: knights_sat::encodings::geometry::PawnDirection::Up };
+    let side = |name: &str| Side { name: name.into(), pawns: PawnDirection::Up };
     ExchangePuzzle::new(None, board.clone(), vec![side("white"), side("black")], start, goal).unwrap()
 }
 
@@ -214,4 +220,75 @@ fn weighted_placements_certified_at_the_exhaustive_optimum() {
         weighted += usize::from(puzzle.placement().unwrap().kinds.iter().any(|r| r.weight > 1));
     }
     assert!(certified >= 80 && weighted >= 50, "only {certified} placements were certified, {weighted} weighted");
+}
+
+/// A random placement on a board of 5x5 to 7x7 (one kind, a square or two removed, any goal):
+/// large enough that the branch-and-bound tree branches.
+fn random_larger_placement(rng: &mut ChaCha8Rng) -> PlacementPuzzle {
+    let side = rng.random_range(5..=7);
+    let mut board = Board::new(side, side).unwrap();
+    for _ in 0..rng.random_range(0..=2) {
+        board.remove(Square(rng.random_range(0..board.area()) as u16));
+    }
+    let kind = [PieceKind::Knight, PieceKind::King, PieceKind::Queen, PieceKind::Bishop][rng.random_range(0..4)];
+    let goal = PlacementGoal::ALL[rng.random_range(0..PlacementGoal::ALL.len())];
+    let rule = KindRule { kind, min: 0, max: None, weight: 1 };
+    PlacementPuzzle::new(None, board, goal, vec![rule], PawnDirection::Up, Vec::new(), Vec::new()).unwrap()
+}
+
+#[test]
+fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 3);
+    let (mut certified, mut branched, mut with_cuts, mut maximised) = (0, 0, 0, 0);
+    for i in 0..160 {
+        let puzzle = if i % 3 == 0 {
+            let Some(puzzle) = random_placement(&mut rng) else { continue };
+            puzzle
+        } else {
+            random_larger_placement(&mut rng)
+        };
+        if !placement_has_tree(&puzzle) {
+            continue;
+        }
+        let Ok(Some(optimum)) = optimal_placement(&puzzle, 2_000_000) else { continue };
+        // One thread or two, with every ingredient or with cuts or reduced costs off.
+        let ingredients =
+            Ingredients { certify: true, cuts: i % 3 != 1, reduced_costs: i % 3 != 2, ..Ingredients::default() };
+        let search = PlacementSearch {
+            strategy: Strategy::BranchAndBound,
+            ingredients,
+            threads: 1 + i % 2,
+            ..Default::default()
+        };
+        let mut tree = None;
+        let outcome = solve_placement(&puzzle, &search, &mut |event| {
+            if let Event::TreeProof(logged) = event {
+                tree = Some(logged.clone());
+            }
+        })
+        .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {puzzle:?}"));
+        let (Status::Optimal, Some(solution), Some(value)) = (outcome.status, outcome.solution, outcome.value) else {
+            panic!("puzzle {i}: the search found no optimum: {puzzle:?}")
+        };
+        assert_eq!(value, optimum, "puzzle {i}: {puzzle:?}");
+        let tree = tree.unwrap_or_else(|| panic!("puzzle {i}: a certified search logs its tree"));
+        let dir = work_dir(&format!("tree-{i}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let wrapped = Puzzle::Placement(puzzle.clone());
+        let certificate =
+            certify_with(&wrapped, &to_toml(&wrapped), &solution, value, &dir, ProofCompression::None, Some(&tree))
+                .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {puzzle:?}"));
+        assert!(certificate.figures.from_search, "puzzle {i}");
+        let verification = verify(&dir).unwrap();
+        assert!(verification.passed(), "puzzle {i}: {:?}: {puzzle:?}", verification.checks);
+        let _ = std::fs::remove_dir_all(&dir);
+        certified += 1;
+        branched += usize::from(tree.combinations.iter().any(|c| !c.path.is_empty()));
+        with_cuts += usize::from(!tree.kept.is_empty());
+        maximised += usize::from(!puzzle.goal.minimises());
+    }
+    assert!(
+        certified >= 100 && branched >= 25 && with_cuts >= 20 && maximised >= 20,
+        "only {certified} certified, {branched} with a tree that branched, {with_cuts} with cuts, {maximised} maximised"
+    );
 }

@@ -4,7 +4,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
-use super::{checker, prove, solution, CertifyError};
+use super::{checker, prove, solution, CertifyError, TreeProof};
 use crate::driver::Solution;
 use crate::encodings::linear::{write_opb, LinearModel};
 use crate::encodings::puzzle::{self, Puzzle};
@@ -56,6 +56,20 @@ pub fn certify(
     dir: &Path,
     compression: ProofCompression,
 ) -> Result<Certificate, CertifyError> {
+    certify_with(puzzle, puzzle_text, solution, value, dir, compression, None)
+}
+
+/// [`certify`], with the proof written from the tree of the branch-and-bound search that
+/// found `solution` if `tree` is given ([`super::prove_tree`]), else by a refutation of its own.
+pub fn certify_with(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    solution: &Solution,
+    value: usize,
+    dir: &Path,
+    compression: ProofCompression,
+    tree: Option<&TreeProof>,
+) -> Result<Certificate, CertifyError> {
     let (model, assignment, colour) = family::of(puzzle).certified_assignment(solution, value)?;
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(FILES[0]), puzzle_text)?;
@@ -64,7 +78,10 @@ pub fn certify(
     std::fs::write(dir.join(FILES[1]), opb)?;
     std::fs::write(dir.join(FILES[2]), solution::write_solution(puzzle, solution, value))?;
     let mut proof = ProofWriter::create(dir, compression)?;
-    let figures = prove::prove_optimal(&model, &assignment, colour.as_ref(), proof.writer())?;
+    let figures = match tree {
+        Some(tree) => super::tree::prove_tree(&model, &assignment, tree, proof.writer())?,
+        None => prove::prove_optimal(&model, &assignment, colour.as_ref(), proof.writer())?,
+    };
     let proof = proof.finish()?;
     Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
 }

@@ -24,16 +24,19 @@ mod prove;
 mod solution;
 mod tour_model;
 mod trace;
+mod tree;
 
 pub use checker::{check, Bounds};
 pub use colour::ColourArgument;
 pub use directory::{
-    certified_model, certify, opb_value, verify, Certificate, Check, Part, Verification, VerifyError, FILES,
+    certified_model, certify, certify_with, opb_value, verify, Certificate, Check, Part, Verification, VerifyError,
+    FILES,
 };
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, ProofFigures};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{colour_argument, tour_cap_model};
+pub use tree::{prove_tree, Combination, CutOrigin, Decision, TreeProof};
 
 /// Why a certificate could not be written.
 #[derive(Debug, thiserror::Error)]

@@ -42,6 +42,9 @@ pub struct ProofFigures {
     pub solve_seconds: f64,
     /// Seconds for everything.
     pub seconds: f64,
+    /// The proof states the search's own tree ([`super::prove_tree`]); `lemmas` counts its
+    /// steps.
+    pub from_search: bool,
 }
 
 /// The objective as OPB minimises it: a maximised objective negated.

@@ -158,6 +158,7 @@ impl SolveSettings {
                 cuts: !options.no_cuts,
                 strong_branching: !options.no_strong_branching,
                 cubes: !options.no_cubes,
+                certify: options.certify.is_some(),
             },
             dominance: !options.no_dominance,
             threads,

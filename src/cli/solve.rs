@@ -9,6 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
+use knights_sat::certify::TreeProof;
 use knights_sat::driver::{Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::family::{self, Searches};
@@ -94,6 +95,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     let family = family::of(&settings.puzzle);
     let progress = Progress::new(settings.progress && !settings.json, family.step_unit());
     let mut knowledge = if family.maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
+    let mut tree_proof = None;
     let (outcome, stop) = loop {
         let message = match settings.timeout {
             Some(limit) => match limit.checked_sub(started.elapsed()) {
@@ -103,6 +105,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             None => receiver.recv().ok(),
         };
         match message {
+            Some(Message::Event(Event::TreeProof(tree))) => tree_proof = Some(tree),
             Some(Message::Event(event)) => {
                 progress.observe(&event);
                 knowledge.observe(&event);
@@ -156,7 +159,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         }
     }
     if let Some(dir) = &settings.certify {
-        write_certificate(&settings, &outcome, dir)?;
+        write_certificate(&settings, &outcome, tree_proof.as_deref(), dir)?;
     }
     if matches!(stop, None | Some(Stop::Refused(_))) {
         // The worker has finished; joining it only collects the thread.
@@ -180,7 +183,12 @@ fn size(bytes: u64) -> String {
 
 /// Writes the certificate of an optimal outcome into `dir` and says so (on stderr with
 /// `--json`, so that standard output stays one JSON object).
-fn write_certificate(settings: &SolveSettings, outcome: &Outcome, dir: &std::path::Path) -> Result<(), CliError> {
+fn write_certificate(
+    settings: &SolveSettings,
+    outcome: &Outcome,
+    tree: Option<&TreeProof>,
+    dir: &std::path::Path,
+) -> Result<(), CliError> {
     let (Status::Optimal, Some(solution), Some(value)) = (outcome.status, &outcome.solution, outcome.value) else {
         eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display());
         return Ok(());
@@ -191,22 +199,32 @@ fn write_certificate(settings: &SolveSettings, outcome: &Outcome, dir: &std::pat
             .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?,
         None => knights_sat::encodings::puzzle::to_toml(&settings.puzzle),
     };
-    let certificate =
-        knights_sat::certify::certify(&settings.puzzle, &text, solution, value, dir, settings.proof_compression)?;
+    let certificate = knights_sat::certify::certify_with(
+        &settings.puzzle,
+        &text,
+        solution,
+        value,
+        dir,
+        settings.proof_compression,
+        tree,
+    )?;
     let (figures, proof) = (certificate.figures, &certificate.proof);
     let compressed = if proof.stored_bytes == proof.text_bytes {
         String::new()
     } else {
         format!(", {} gzipped", size(proof.stored_bytes))
     };
+    let what = if figures.from_search {
+        format!("the search's tree, {} steps", figures.lemmas)
+    } else {
+        format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas)
+    };
     let line = format!(
-        "certificate: {} ({} variables, {} clauses, proof {} lines, {}{compressed}, {} lemmas, {:.2} s); check it with `knights-sat verify {}`",
+        "certificate: {} ({} variables, {what}, proof {} lines, {}{compressed}, {:.2} s); check it with `knights-sat verify {}`",
         dir.display(),
         certificate.model_variables,
-        figures.clauses,
         proof.lines,
         size(proof.text_bytes),
-        figures.lemmas,
         figures.seconds,
         dir.display()
     );

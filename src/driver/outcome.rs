@@ -136,6 +136,8 @@ pub enum Event {
     Alternative(Solution),
     /// The goal was proved unreachable, with the reason.
     Infeasible(String),
+    /// A certified branch-and-bound search ended: what its certificate is written from.
+    TreeProof(std::sync::Arc<crate::certify::TreeProof>),
 }
 
 /// The status of a search, as in the JSON output.
@@ -255,6 +257,8 @@ impl Knowledge {
             Event::Infeasible(reason) => self.infeasible = Some(reason.clone()),
             Event::Search(progress) => self.search.push(progress.clone()),
             Event::Alternative(solution) => self.alternatives.push(solution.clone()),
+            // A certificate's material, for whoever writes the certificate.
+            Event::TreeProof(_) => {}
         }
     }
 

@@ -92,6 +92,9 @@ pub struct Lp {
     /// Scratch: the columns the ratio test may take, with their tableau entries.
     eligible: Vec<(usize, f64)>,
     since_refactor: usize,
+    /// The row whose basic variable could not be brought within its bounds, when the last
+    /// solve found the program infeasible.
+    infeasible_row: Option<usize>,
     /// Pivots since the program was built.
     pub pivots: u64,
 }
@@ -148,6 +151,7 @@ impl Lp {
             pivot_column: vec![0.0; m],
             eligible: Vec::new(),
             since_refactor: 0,
+            infeasible_row: None,
             pivots: 0,
         };
         lp.refactor();
@@ -375,6 +379,7 @@ impl Lp {
     pub fn solve_within(&mut self, cutoff: f64, max_pivots: usize) -> LpStatus {
         let mut iterations = 0usize;
         let mut pivots = 0usize;
+        self.infeasible_row = None;
         loop {
             if pivots >= max_pivots {
                 return LpStatus::Optimal(self.objective());
@@ -390,7 +395,10 @@ impl Lp {
             let leaving = self.basis[r];
             let to_lower = self.beta[r] < self.lower[leaving];
             self.compute_row(r);
-            let Some(q) = self.entering_column(to_lower) else { return LpStatus::Infeasible };
+            let Some(q) = self.entering_column(to_lower) else {
+                self.infeasible_row = Some(r);
+                return LpStatus::Infeasible;
+            };
             self.compute_column(q);
             let (from_row, from_column) = (self.pivot_row[q], self.pivot_column[r]);
             if (from_row - from_column).abs() > DRIFT_TOL * (1.0 + from_row.abs()) {
@@ -482,6 +490,13 @@ impl Lp {
             usize::MAX => self.nonbasic_value(j),
             r => self.beta[r],
         }
+    }
+
+    /// After a solve that found the program infeasible, the row of `B⁻¹` that proves it: up to
+    /// its sign, row multipliers whose combination no point within the bounds satisfies (a
+    /// Farkas proof, to be checked exactly by the caller).
+    pub fn farkas_ray(&self) -> Option<Vec<f64>> {
+        self.infeasible_row.map(|r| self.binv[r * self.m..(r + 1) * self.m].to_vec())
     }
 
     /// The row multipliers of the current basis (`y ≥ 0` for inequality rows, in the sense

@@ -63,6 +63,7 @@ impl Cube {
         Ok(Task {
             ones: self.ones.clone(),
             zeros: self.zeros.clone(),
+            path: Vec::new(),
             fixed: fixed.collect(),
             rest: None,
             bound: self.bound.unwrap_or(f64::NEG_INFINITY),

@@ -12,6 +12,7 @@ use std::collections::HashSet;
 
 use super::problem::Problem;
 use super::MAX_BASIS_ROWS;
+use crate::certify::CutOrigin;
 use crate::solver::simplex::LpStatus;
 
 /// Rounds of separation at the root.
@@ -27,16 +28,26 @@ const KEPT_SLACK: f64 = 1e-6;
 /// Rows longer than this (a queen's) are left out: their triples are many and weak.
 pub(super) const LONGEST_ROW: usize = 16;
 
-/// A cut `Σ a·x >= rhs`.
+/// A cut `Σ a·x >= rhs`, with how it was derived.
 struct Cut {
     terms: Vec<(i64, usize)>,
     rhs: i64,
     violation: f64,
+    origin: CutOrigin,
+}
+
+/// The cuts a separation added: how each cut it kept on the way was derived (its rows
+/// numbered in the program of its round: the model's rows, then the cuts kept before it),
+/// and which of them the program keeps at the end, in order.
+#[derive(Default)]
+pub(super) struct Separation {
+    pub origins: Vec<CutOrigin>,
+    pub kept: Vec<usize>,
 }
 
 /// Adds rounds of zero-half cuts to `problem` (with no variable assigned yet), and keeps
-/// those the last relaxation holds tight; returns how many it kept.
-pub(super) fn strengthen(problem: &mut Problem) -> usize {
+/// those the last relaxation holds tight; returns how they were derived and which it kept.
+pub(super) fn strengthen(problem: &mut Problem) -> Separation {
     let base = problem.clone();
     let most_per_round = problem.n() / 2;
     let mut seen = HashSet::new();
@@ -45,7 +56,9 @@ pub(super) fn strengthen(problem: &mut Problem) -> usize {
     for round in 0..=ROUNDS {
         let mut lp = problem.relaxation();
         if !matches!(lp.solve(f64::INFINITY), LpStatus::Optimal(_)) {
-            return 0;
+            // The cuts kept so far stay.
+            let all = (0..kept.len()).collect();
+            return Separation { origins: kept.into_iter().map(|cut| cut.origin).collect(), kept: all };
         }
         x = (0..problem.n()).map(|j| lp.value(j)).collect();
         if round == ROUNDS {
@@ -69,15 +82,16 @@ pub(super) fn strengthen(problem: &mut Problem) -> usize {
     }
     // Cuts the last relaxation leaves slack only make every node's program larger.
     *problem = base;
-    let mut added = 0;
-    for cut in kept {
+    let mut separation = Separation::default();
+    for (i, cut) in kept.into_iter().enumerate() {
         let activity: f64 = cut.terms.iter().map(|&(a, v)| a as f64 * x[v]).sum();
         if activity - (cut.rhs as f64) < KEPT_SLACK {
             problem.add_row(cut.terms, cut.rhs);
-            added += 1;
+            separation.kept.push(i);
         }
+        separation.origins.push(cut.origin);
     }
-    added
+    separation
 }
 
 /// The violated zero-half cuts from triples of tight covering rows that overlap.
@@ -185,7 +199,8 @@ fn triple(problem: &Problem, x: &[f64], rows: [usize; 3], base: f64, count: &mut
             })
             .collect();
         terms.sort_unstable_by_key(|t| t.1);
-        Cut { terms, rhs: (3 - uppers + 1) / 2, violation }
+        let origin = CutOrigin { rows, bounds: upper.clone() };
+        Cut { terms, rhs: (3 - uppers + 1) / 2, violation, origin }
     });
     for &v in &vars {
         count[v] = 0;

@@ -26,6 +26,9 @@ pub struct Ingredients {
     /// nodes at a shallow depth ([`cubes::open_nodes`](super::cubes::open_nodes)), searched
     /// best bound first.
     pub cubes: bool,
+    /// Record every bound the search uses, for a certificate of its tree
+    /// ([`crate::certify::prove_tree`]); switches off orbital fixing and the restart.
+    pub certify: bool,
 }
 
 impl Default for Ingredients {
@@ -38,6 +41,7 @@ impl Default for Ingredients {
             cuts: true,
             strong_branching: true,
             cubes: true,
+            certify: false,
         }
     }
 }

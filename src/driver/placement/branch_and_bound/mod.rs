@@ -29,6 +29,7 @@ mod local_search;
 mod orbits;
 mod pool;
 mod problem;
+mod proof_log;
 mod strong;
 mod tree;
 
@@ -40,6 +41,7 @@ use knights_sat_encodings::check::check_placement;
 use knights_sat_encodings::linear::{placement_model, PlacementModel};
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
+use crate::certify::TreeProof;
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
@@ -49,6 +51,7 @@ use ingredients::REPORT_EVERY;
 use orbits::Symmetries;
 use pool::{round_up, Message, Pool, Task};
 use problem::Problem;
+use proof_log::ProofLog;
 use tree::{Context, SplitAt, Worker};
 
 /// The most rows the linear program may have: the simplex keeps a dense basis inverse of rows
@@ -106,6 +109,15 @@ fn search(
         if pool.best().is_none() {
             emit(Event::Infeasible("no placement satisfies the rules".to_string()));
         }
+        if let (Some(log), false) = (&prepared.log, pool.stopped()) {
+            emit(Event::TreeProof(std::sync::Arc::new(TreeProof {
+                model_rows: prepared.model_rows,
+                separated: prepared.separation.origins.clone(),
+                kept: prepared.separation.kept.clone(),
+                step: problem.step,
+                combinations: log.take(),
+            })));
+        }
         return Ok(());
     }
     // Past the budget: the search starts again from the tree's open nodes at a shallow depth,
@@ -140,9 +152,13 @@ struct Prepared {
     symmetries: Symmetries,
     ingredients: Ingredients,
     cuts: usize,
+    /// How the cuts were derived (none when they were given).
+    separation: cuts::Separation,
     /// The rows of the model before the cuts.
     model_rows: usize,
     found: Option<(i64, usize)>,
+    /// Where a certified search records its bounds.
+    log: Option<ProofLog>,
 }
 
 /// Builds the program of `puzzle`, separates its cuts (or adds `given` ones, separated
@@ -171,9 +187,17 @@ fn prepare(
     if let Some(v) = given.into_iter().flatten().flat_map(|cut| &cut.terms).map(|t| t.1).find(|&v| v >= n) {
         return Err(Error::Unsupported(format!("a cut names variable {v}, but the puzzle has {n}")));
     }
+    if ingredients.certify && given.is_some() {
+        return Err(Error::Unsupported("a cube of a split job is not certified".into()));
+    }
     let ingredients = Ingredients {
         row_branching: ingredients.row_branching && branches_on_rows(&base),
         local_search: ingredients.local_search && look,
+        // A certificate states the tree as searched from the root, by bounds alone: without
+        // orbital fixing (whose redundance steps would each need the earlier ones' images)
+        // and without a restart from open nodes.
+        symmetry: ingredients.symmetry && !ingredients.certify,
+        cubes: ingredients.cubes && !ingredients.certify,
         ..ingredients
     };
     let symmetries = if ingredients.symmetry {
@@ -213,19 +237,19 @@ fn prepare(
         ingredients.local_search.then(|| local_search::improve(problem, time, target, &cutting, &mut report)).flatten()
     };
     let strengthen = |mut problem: Problem| {
-        let added = match given {
+        let separation = match given {
             Some(cuts) => {
                 for cut in cuts {
                     problem.add_row(cut.terms.clone(), cut.rhs);
                 }
-                cuts.len()
+                cuts::Separation::default()
             }
             None if ingredients.cuts => cuts::strengthen(&mut problem),
-            None => 0,
+            None => cuts::Separation::default(),
         };
-        (problem, added)
+        (problem, separation)
     };
-    let ((problem, cuts), found) = if threads > 1 && ingredients.cuts && ingredients.local_search {
+    let ((problem, separation), found) = if threads > 1 && ingredients.cuts && ingredients.local_search {
         std::thread::scope(|scope| {
             cutting.store(true, Ordering::Relaxed);
             let cuts = scope.spawn(|| {
@@ -258,7 +282,9 @@ fn prepare(
         }
         None => None,
     };
-    Ok(Prepared { model, problem, lp, root_bound, symmetries, ingredients, cuts, model_rows, found })
+    let cuts = problem.rows.len() - model_rows;
+    let log = ingredients.certify.then(ProofLog::default);
+    Ok(Prepared { model, problem, lp, root_bound, symmetries, ingredients, cuts, separation, model_rows, found, log })
 }
 
 /// Searches the tasks of `pool` on its threads (one per open bound of the pool), passing on
@@ -281,6 +307,7 @@ fn run_tree(
         pool,
         pseudocosts: &pseudocosts,
         split,
+        log: prepared.log.as_ref(),
     };
     let (sender, receiver) = mpsc::channel();
     let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {

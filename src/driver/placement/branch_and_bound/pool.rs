@@ -23,6 +23,8 @@ use crate::driver::{Event, SearchStats};
 pub(super) struct Task {
     pub ones: Vec<usize>,
     pub zeros: Vec<usize>,
+    /// The decisions in the order they were taken (the certificate's tree).
+    pub path: Vec<crate::certify::Decision>,
     pub fixed: Vec<(usize, bool)>,
     /// The rest of a branching to finish at the node, if any (else the node is searched).
     pub rest: Option<Branching>,

@@ -193,6 +193,21 @@ impl Problem {
         self.lagrangian_with(y, None)
     }
 
+    /// The Lagrangian bound of multipliers `y` with every cost taken as 0: positive when the
+    /// combination of rows cannot hold under the assignment (a Farkas proof).
+    pub fn infeasibility(&self, y: &[f64]) -> f64 {
+        let mut bound: f64 = self.rows.iter().zip(y).map(|(row, &yi)| yi.max(0.0) * row.rhs as f64).sum();
+        for (j, column) in self.columns.iter().enumerate() {
+            let r = -column.iter().map(|&(i, a)| y[i].max(0.0) * a as f64).sum::<f64>();
+            bound += match self.value[j] {
+                FREE => r.min(0.0),
+                1 => r,
+                _ => 0.0,
+            };
+        }
+        bound
+    }
+
     /// [`Problem::lagrangian`] with variable `fixed.0` (free) taken as fixed to `fixed.1`.
     pub fn lagrangian_with(&self, y: &[f64], fixed: Option<(usize, bool)>) -> (f64, Vec<f64>) {
         let mut bound: f64 = self.rows.iter().zip(y).map(|(row, &yi)| yi.max(0.0) * row.rhs as f64).sum();

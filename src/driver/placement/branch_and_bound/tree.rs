@@ -14,7 +14,9 @@ use super::ingredients::{Ingredients, REPORT_EVERY};
 use super::orbits::Symmetries;
 use super::pool::{value_of, Branching, Message, Pool, Task};
 use super::problem::{Problem, FREE};
+use super::proof_log::{self, ProofLog};
 use super::strong::{self, Pseudocosts};
+use crate::certify::Decision;
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
@@ -32,6 +34,8 @@ pub(super) struct Context<'a> {
     pub pseudocosts: &'a Pseudocosts,
     /// Splitting the tree into cubes instead of searching it.
     pub split: Option<&'a SplitAt>,
+    /// Where a certified search records its bounds.
+    pub log: Option<&'a ProofLog>,
 }
 
 /// A split of the tree into cubes: the nodes reached after `depth` branchings are kept as
@@ -54,6 +58,8 @@ struct Frame {
     ones: usize,
     zeros: usize,
     trail: usize,
+    /// The length of the path (before the current child).
+    path: usize,
     /// The node's bound.
     bound: f64,
     /// The remaining children were given to another thread.
@@ -80,6 +86,8 @@ pub(super) struct Worker<'a> {
     decided_zero: Vec<usize>,
     is_one: Vec<bool>,
     is_zero: Vec<bool>,
+    /// Every decision from the root, in order (the proof's tree).
+    path: Vec<Decision>,
     frames: Vec<Frame>,
     /// The bound of each node on the path whose children are still being searched.
     open_bounds: Vec<f64>,
@@ -105,6 +113,7 @@ impl<'a> Worker<'a> {
             decided_zero: Vec::new(),
             is_one: vec![false; n],
             is_zero: vec![false; n],
+            path: Vec::new(),
             frames: Vec::new(),
             open_bounds: Vec::new(),
             task_bound: f64::NEG_INFINITY,
@@ -138,6 +147,7 @@ impl<'a> Worker<'a> {
         self.published = task.bound;
         // The task's bound counts from now (the root's is the first proven bound).
         self.cx.pool.publish(self.me, task.bound, &self.events);
+        self.path.clone_from(&task.path);
         for &(v, one) in &task.fixed {
             self.problem.assign(v, one, &mut self.lp);
         }
@@ -177,6 +187,7 @@ impl<'a> Worker<'a> {
         }
         self.decided_one.clear();
         self.decided_zero.clear();
+        self.path.clear();
         self.frames.clear();
         self.open_bounds.clear();
         self.problem.undo(0, &mut self.lp);
@@ -233,7 +244,10 @@ impl<'a> Worker<'a> {
     fn give_away(&mut self) {
         let Some(frame) = self.frames.iter_mut().find(|f| f.has_more()) else { return };
         let mut zeros = self.decided_zero[..frame.zeros].to_vec();
-        zeros.extend(self.cx.symmetries.orbit(frame.branching.candidates[frame.child], &frame.branching.subgroup));
+        let orbit = self.cx.symmetries.orbit(frame.branching.candidates[frame.child], &frame.branching.subgroup);
+        let mut path = self.path[..frame.path].to_vec();
+        path.extend(orbit.iter().map(|&o| (o, false)));
+        zeros.extend(orbit);
         frame.given = true;
         self.stats.subtrees_shared += 1;
         let value = &self.problem.value;
@@ -243,7 +257,7 @@ impl<'a> Worker<'a> {
             single: false,
             subgroup: frame.branching.subgroup.clone(),
         });
-        let task = Task { ones: self.decided_one[..frame.ones].to_vec(), zeros, fixed, rest, bound: frame.bound };
+        let task = Task { ones: self.decided_one[..frame.ones].to_vec(), zeros, path, fixed, rest, bound: frame.bound };
         self.cx.pool.give(task);
     }
 
@@ -253,6 +267,7 @@ impl<'a> Worker<'a> {
         Task {
             ones: self.decided_one.clone(),
             zeros: self.decided_zero.clone(),
+            path: self.path.clone(),
             fixed: self.problem.trail.iter().map(|&v| (v, value[v] == 1)).collect(),
             rest: None,
             bound,
@@ -272,27 +287,29 @@ impl<'a> Worker<'a> {
         }
         self.stats.nodes += 1;
         let mut rounds = 0;
-        let bound = loop {
+        let (bound, duals) = loop {
             let cutoff = self.cutoff();
             self.stats.lp_solves += 1;
             let status = self.lp.solve(cutoff);
             if status == LpStatus::Infeasible {
-                return Ok(());
+                return self.refute_infeasible();
             }
-            let (bound, reduced) = self.problem.lagrangian(&self.lp.duals());
+            let duals = self.duals();
+            let (bound, reduced) = self.problem.lagrangian(&duals);
             if bound > cutoff {
+                self.log(&duals, true);
                 return Ok(());
             }
             if let LpStatus::Cutoff(_) = status {
                 // The simplex's own objective passed the cutoff but its exact bound did not:
                 // finish the relaxation instead of trusting rounding.
                 if let LpStatus::Infeasible = self.lp.solve(f64::INFINITY) {
-                    return Ok(());
+                    return self.refute_infeasible();
                 }
             }
             rounds += 1;
             if !self.cx.ingredients.reduced_costs || cutoff == f64::INFINITY || rounds > 3 {
-                break bound;
+                break (bound, duals);
             }
             let before = self.problem.trail.len();
             for (j, &r) in reduced.iter().enumerate() {
@@ -302,11 +319,14 @@ impl<'a> Worker<'a> {
                     self.stats.fixed_by_reduced_cost += 1;
                 }
             }
+            if self.problem.trail.len() > before {
+                self.log(&duals, true);
+            }
             if !self.problem.propagate(&mut self.lp) {
                 return Ok(());
             }
             if self.problem.trail.len() == before {
-                break bound;
+                break (bound, duals);
             }
         };
         if let Some(values) = self.integral() {
@@ -315,6 +335,7 @@ impl<'a> Worker<'a> {
                 // The relaxation's optimum is this placement: the exact bound now passes the
                 // new cutoff, unless rounding says otherwise, and then the node is searched.
                 if bound > self.cutoff() {
+                    self.log(&duals, true);
                     return Ok(());
                 }
             }
@@ -329,6 +350,41 @@ impl<'a> Worker<'a> {
         let result = self.branch(bound);
         self.open_bounds.pop();
         result
+    }
+
+    /// The relaxation's row multipliers: rounded to what a proof states when it is certified.
+    fn duals(&self) -> Vec<f64> {
+        let duals = self.lp.duals();
+        if self.cx.log.is_some() {
+            proof_log::quantise(&duals)
+        } else {
+            duals
+        }
+    }
+
+    /// Records, when certified, that the bound of `y` was used at this node.
+    fn log(&self, y: &[f64], with_objective: bool) {
+        if let Some(log) = self.cx.log {
+            log.record(&self.path, y, with_objective);
+        }
+    }
+
+    /// The relaxation is infeasible: the node is closed, and when certified the simplex's
+    /// Farkas proof is recorded (checked exactly first).
+    fn refute_infeasible(&self) -> Result<(), Error> {
+        let Some(log) = self.cx.log else { return Ok(()) };
+        let ray = self.lp.farkas_ray().unwrap_or_default();
+        match proof_log::farkas(&self.problem, &ray) {
+            Some(y) => {
+                log.record(&self.path, &y, false);
+                Ok(())
+            }
+            None => Err(Error::Internal(
+                "certified branch and bound: the relaxation is infeasible, but its Farkas proof does not hold \
+                 after rounding"
+                    .into(),
+            )),
+        }
     }
 
     /// The relaxation's solution, if it is integral on every free variable.
@@ -386,13 +442,25 @@ impl<'a> Worker<'a> {
         }
         let cutoff = self.cutoff();
         let problem = &self.problem;
+        let (log, path) = (self.cx.log, &self.path);
         let choice = strong::choose(
             &self.lp,
             &mut self.probe,
             &fractional,
             (bound, cutoff),
             self.cx.pseudocosts,
-            |y, j, one| problem.lagrangian_with(y, Some((j, one))).0,
+            |y, j, one| match log {
+                None => problem.lagrangian_with(y, Some((j, one))).0,
+                Some(log) => {
+                    // A side cut off is recorded: at this node it fixes the variable.
+                    let y = proof_log::quantise(y);
+                    let bound = problem.lagrangian_with(&y, Some((j, one))).0;
+                    if bound > cutoff {
+                        log.record(path, &y, true);
+                    }
+                    bound
+                }
+            },
         );
         self.stats.strong_branchings += choice.measured;
         if choice.pruned {
@@ -436,6 +504,7 @@ impl<'a> Worker<'a> {
     fn branch_over(&mut self, branching: Branching, bound: f64) -> Result<(), Error> {
         let start = self.problem.trail.len();
         let zeros_before = self.decided_zero.len();
+        let path_before = self.path.len();
         self.frames.push(Frame {
             branching,
             child: 0,
@@ -443,6 +512,7 @@ impl<'a> Worker<'a> {
             ones: self.decided_one.len(),
             zeros: zeros_before,
             trail: start,
+            path: path_before,
             bound,
             given: false,
         });
@@ -452,6 +522,7 @@ impl<'a> Worker<'a> {
             self.is_zero[o] = false;
         }
         self.decided_zero.truncate(zeros_before);
+        self.path.truncate(path_before);
         self.problem.undo(start, &mut self.lp);
         result
     }
@@ -479,14 +550,17 @@ impl<'a> Worker<'a> {
             let mark = self.problem.trail.len();
             self.frames[frame].zeros = self.decided_zero.len();
             self.frames[frame].trail = mark;
+            self.frames[frame].path = self.path.len();
             self.problem.assign(c, true, &mut self.lp);
             self.decided_one.push(c);
+            self.path.push((c, true));
             self.is_one[c] = true;
             if self.problem.propagate(&mut self.lp) {
                 self.node()?;
             }
             self.is_one[c] = false;
             self.decided_one.pop();
+            self.path.pop();
             self.problem.undo(mark, &mut self.lp);
             if self.frames[frame].given {
                 return Ok(());
@@ -498,9 +572,11 @@ impl<'a> Worker<'a> {
                 if self.problem.value[o] == FREE {
                     self.problem.assign(o, false, &mut self.lp);
                     self.decided_zero.push(o);
+                    self.path.push((o, false));
                     self.is_zero[o] = true;
                 }
             }
+
             if !self.problem.propagate(&mut self.lp) {
                 return Ok(());
             }
