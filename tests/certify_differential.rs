@@ -16,7 +16,7 @@ use common::random::random_placement;
 
 use knights_sat::certify::{
     certify, certify_with, check, colour_argument, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument,
-    ProofCompression,
+    ProofCompression, TreeProof,
 };
 use knights_sat::driver::{
     placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Solution, Status, Strategy,
@@ -240,6 +240,7 @@ fn random_larger_placement(rng: &mut ChaCha8Rng) -> PlacementPuzzle {
 fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 3);
     let (mut certified, mut branched, mut with_cuts, mut maximised) = (0, 0, 0, 0);
+    let (mut replayed, mut skipped) = (0, 0);
     for i in 0..160 {
         let puzzle = if i % 3 == 0 {
             let Some(puzzle) = random_placement(&mut rng) else { continue };
@@ -251,7 +252,8 @@ fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum
             continue;
         }
         let Ok(Some(optimum)) = optimal_placement(&puzzle, 2_000_000) else { continue };
-        // One thread or two, with every ingredient or with cuts or reduced costs off.
+        // One thread or two, with every ingredient or with cuts or reduced costs off; the
+        // symmetries on, so that orbital fixing is replayed.
         let ingredients =
             Ingredients { certify: true, cuts: i % 3 != 1, reduced_costs: i % 3 != 2, ..Ingredients::default() };
         let search = PlacementSearch {
@@ -282,13 +284,27 @@ fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum
         let verification = verify(&dir).unwrap();
         assert!(verification.passed(), "puzzle {i}: {:?}: {puzzle:?}", verification.checks);
         let _ = std::fs::remove_dir_all(&dir);
+        if !tree.orbits.is_empty() && skipped < 5 {
+            // The same tree without the replays that state the orbital fixings: the images'
+            // children are never closed, and VeriPB refuses.
+            let skipping = TreeProof { orbits: Vec::new(), ..(*tree).clone() };
+            certify_with(&wrapped, &to_toml(&wrapped), &solution, value, &dir, ProofCompression::None, Some(&skipping))
+                .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {puzzle:?}"));
+            let verification = verify(&dir).unwrap();
+            assert!(!verification.passed(), "puzzle {i}: a proof without its symmetry steps passed: {puzzle:?}");
+            assert!(verification.checks[2].message.contains("VeriPB rejects"), "{:?}", verification.checks);
+            let _ = std::fs::remove_dir_all(&dir);
+            skipped += 1;
+        }
         certified += 1;
+        replayed += usize::from(!tree.orbits.is_empty());
         branched += usize::from(tree.combinations.iter().any(|c| !c.path.is_empty()));
         with_cuts += usize::from(!tree.kept.is_empty());
         maximised += usize::from(!puzzle.goal.minimises());
     }
     assert!(
-        certified >= 100 && branched >= 25 && with_cuts >= 20 && maximised >= 20,
-        "only {certified} certified, {branched} with a tree that branched, {with_cuts} with cuts, {maximised} maximised"
+        certified >= 100 && branched >= 25 && with_cuts >= 20 && maximised >= 20 && replayed >= 10 && skipped == 5,
+        "only {certified} certified, {branched} with a tree that branched, {with_cuts} with cuts, {maximised} \
+         maximised, {replayed} with orbital fixing, {skipped} refused without it"
     );
 }

@@ -27,7 +27,7 @@ pub struct Ingredients {
     /// best bound first.
     pub cubes: bool,
     /// Record every bound the search uses, for a certificate of its tree
-    /// ([`crate::certify::prove_tree`]); switches off orbital fixing and the restart.
+    /// ([`crate::certify::prove_tree`]); switches off the restart from open nodes.
     pub certify: bool,
 }
 

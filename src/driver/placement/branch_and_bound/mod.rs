@@ -110,12 +110,15 @@ fn search(
             emit(Event::Infeasible("no placement satisfies the rules".to_string()));
         }
         if let (Some(log), false) = (&prepared.log, pool.stopped()) {
+            let (combinations, orbits) = log.take();
             emit(Event::TreeProof(std::sync::Arc::new(TreeProof {
                 model_rows: prepared.model_rows,
                 separated: prepared.separation.origins.clone(),
                 kept: prepared.separation.kept.clone(),
                 step: problem.step,
-                combinations: log.take(),
+                combinations,
+                symmetries: prepared.symmetries.perms().to_vec(),
+                orbits,
             })));
         }
         return Ok(());
@@ -193,10 +196,8 @@ fn prepare(
     let ingredients = Ingredients {
         row_branching: ingredients.row_branching && branches_on_rows(&base),
         local_search: ingredients.local_search && look,
-        // A certificate states the tree as searched from the root, by bounds alone: without
-        // orbital fixing (whose redundance steps would each need the earlier ones' images)
-        // and without a restart from open nodes.
-        symmetry: ingredients.symmetry && !ingredients.certify,
+        // A certificate states the tree as searched from the root: without a restart from
+        // open nodes.
         cubes: ingredients.cubes && !ingredients.certify,
         ..ingredients
     };

@@ -94,6 +94,11 @@ impl Symmetries {
         orbit
     }
 
+    /// The maps other than the identity, each as the image of every variable.
+    pub fn perms(&self) -> &[Vec<usize>] {
+        &self.perms
+    }
+
     /// Number of maps other than the identity.
     pub fn len(&self) -> usize {
         self.perms.len()

@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 
 use super::problem::Problem;
-use crate::certify::{Combination, Decision};
+use crate::certify::{Combination, Decision, OrbitFixing};
 
 /// The multipliers are multiples of `1 / SCALE`.
 pub(super) const SCALE: f64 = (1u64 << 20) as f64;
@@ -19,6 +19,7 @@ pub(super) const SCALE: f64 = (1u64 << 20) as f64;
 #[derive(Default)]
 pub(super) struct ProofLog {
     combinations: Mutex<Vec<Combination>>,
+    orbits: Mutex<Vec<OrbitFixing>>,
 }
 
 impl ProofLog {
@@ -37,9 +38,20 @@ impl ProofLog {
         self.combinations.lock().unwrap_or_else(|e| e.into_inner()).push(combination);
     }
 
-    /// Every combination recorded.
-    pub fn take(&self) -> Vec<Combination> {
-        std::mem::take(&mut *self.combinations.lock().unwrap_or_else(|e| e.into_inner()))
+    /// Records that after the child placing `candidate` at the node reached by `path`, the
+    /// other members of its orbit, `images`, were emptied.
+    pub fn orbit(&self, path: &[Decision], candidate: usize, images: &[usize]) {
+        if images.is_empty() {
+            return;
+        }
+        let fixing = OrbitFixing { path: path.to_vec(), candidate, images: images.to_vec() };
+        self.orbits.lock().unwrap_or_else(|e| e.into_inner()).push(fixing);
+    }
+
+    /// Every combination and orbital fixing recorded.
+    pub fn take(&self) -> (Vec<Combination>, Vec<OrbitFixing>) {
+        let combinations = std::mem::take(&mut *self.combinations.lock().unwrap_or_else(|e| e.into_inner()));
+        (combinations, std::mem::take(&mut *self.orbits.lock().unwrap_or_else(|e| e.into_inner())))
     }
 }
 /// `y` rounded down to multiples of `1 / SCALE`, negative values to 0.

@@ -246,6 +246,9 @@ impl<'a> Worker<'a> {
         let mut zeros = self.decided_zero[..frame.zeros].to_vec();
         let orbit = self.cx.symmetries.orbit(frame.branching.candidates[frame.child], &frame.branching.subgroup);
         let mut path = self.path[..frame.path].to_vec();
+        if let Some(log) = self.cx.log {
+            log.orbit(&path, orbit[0], &orbit[1..]);
+        }
         path.extend(orbit.iter().map(|&o| (o, false)));
         zeros.extend(orbit);
         frame.given = true;
@@ -568,6 +571,7 @@ impl<'a> Worker<'a> {
             // The remaining children: no piece on the orbit of `c`.
             let orbit = self.cx.symmetries.orbit(c, &self.frames[frame].branching.subgroup);
             self.stats.orbit_fixings += orbit.len() as u64 - 1;
+            let before = self.path.len();
             for &o in &orbit {
                 if self.problem.value[o] == FREE {
                     self.problem.assign(o, false, &mut self.lp);
@@ -575,6 +579,10 @@ impl<'a> Worker<'a> {
                     self.path.push((o, false));
                     self.is_zero[o] = true;
                 }
+            }
+            if let Some(log) = self.cx.log {
+                let images: Vec<usize> = self.path[before..].iter().map(|d| d.0).filter(|&o| o != c).collect();
+                log.orbit(&self.path[..before], c, &images);
             }
 
             if !self.problem.propagate(&mut self.lp) {

@@ -1,0 +1,392 @@
+//! The certificate of a branch-and-bound search, written from what the search itself used.
+//!
+//! Every bound the search of [`crate::driver::placement::branch_and_bound`] relies on is a
+//! nonnegative combination of rows: the row multipliers of a relaxation, scaled to integers,
+//! plus the objective-improving constraint. Written as a VeriPB `pol` step, such a combination
+//! is a constraint that, under the decisions of the node where it was used, is false (the node
+//! is pruned) or propagates what reduced costs or strong branching fixed there. The tree then
+//! closes by reverse unit propagation, from the leaves up:
+//!
+//! 1. `soli`: the best placement is logged, which adds `objective <= value - 1` (tightened to
+//!    `value - step` when every cost is a multiple of `step`, by a division);
+//! 2. a depth-first walk of the decision tree: at each node its combinations (`pol`), then its
+//!    children that place a piece, then the images of those children under the symmetries the
+//!    search used to empty their orbits, then its other children, then the clause "not all of
+//!    this node's decisions" by `rup`, after which the children's clauses and the node's
+//!    combinations are deleted. A zero-half cut (the halved sum of three rows and some bounds,
+//!    `pol … 2 d`) is derived where a combination first uses it;
+//! 3. at the root that clause is empty: `conclusion BOUNDS value value`.
+//!
+//! Orbital fixing is stated by replaying: once the child placing `c` at a node is closed, and
+//! a symmetry `σ` maps the node's decisions onto themselves and `c` onto `o`, the walk of that
+//! child is written again with every variable, row and cut renamed by `σ`, which closes the
+//! child placing `o`. The replay costs proof lines, not search: the proof is about as long as
+//! that of a search without symmetries, while the search pays only for one child of each orbit.
+//!
+//! Nothing here trusts the search: a wrong multiplier, a missing node, a symmetry that is not
+//! one or a bound the rows do not imply leaves a `rup` step that VeriPB refuses.
+
+mod group;
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::time::Instant;
+
+use group::Group;
+use pigeons::{
+    AbsConstraintId, Conclusion, ConstraintId, OperationSequence, OutputGuarantee, Proof, SubproofElement, VarLike,
+};
+use rustsat::types::{Clause, Lit, Var};
+
+use super::derive;
+use super::prove::{opb_objective, ProofFigures};
+use super::CertifyError;
+use crate::encodings::linear::LinearModel;
+
+/// A decision on the path from the root: a variable and the value it was given.
+pub type Decision = (usize, bool);
+
+/// One bound the search used at a node: `Σ multiplier · row + objective · (cost <= best -
+/// step)`, with the rows numbered as the search numbers them (the model's `>=` rows in the
+/// order VeriPB numbers them, then the cuts).
+#[derive(Clone, Debug, Default)]
+pub struct Combination {
+    /// The decisions of the node, in the order they were taken.
+    pub path: Vec<Decision>,
+    /// `(row, multiplier)`, every multiplier positive.
+    pub multipliers: Vec<(usize, u64)>,
+    /// The multiplier of the objective-improving constraint (0: the rows alone conflict).
+    pub objective: u64,
+}
+
+/// A zero-half cut: the halved sum of three rows (numbered among the model's rows and the
+/// cuts before it), with a bound added for each variable the three count an odd number of times.
+#[derive(Clone, Debug, Default)]
+pub struct CutOrigin {
+    /// The three rows.
+    pub rows: [usize; 3],
+    /// The bounds added: `(variable, upper)`, `-x >= -1` if `upper`, else `x >= 0`.
+    pub bounds: Vec<(usize, bool)>,
+}
+
+/// Orbital fixing at a node: once the child placing `candidate` was searched, the other
+/// members of its orbit, under the symmetries that map the node's decisions onto themselves,
+/// were emptied.
+#[derive(Clone, Debug, Default)]
+pub struct OrbitFixing {
+    /// The decisions of the node (those of earlier children's orbits included).
+    pub path: Vec<Decision>,
+    /// The candidate whose child was searched.
+    pub candidate: usize,
+    /// The other members of its orbit that were emptied.
+    pub images: Vec<usize>,
+}
+
+/// What a branch-and-bound search logged for its certificate.
+#[derive(Clone, Debug, Default)]
+pub struct TreeProof {
+    /// Rows of the model, as the search numbers them (an equality counts twice).
+    pub model_rows: usize,
+    /// Every cut separated, in order; later cuts may sum earlier ones.
+    pub separated: Vec<CutOrigin>,
+    /// The rows after the model's: indices into `separated`.
+    pub kept: Vec<usize>,
+    /// The greatest common divisor of the costs.
+    pub step: i64,
+    /// Every bound used, in any order.
+    pub combinations: Vec<Combination>,
+    /// The symmetries of the model the search used, each the image of every variable (the
+    /// identity left out).
+    pub symmetries: Vec<Vec<usize>>,
+    /// Every orbital fixing, in any order.
+    pub orbits: Vec<OrbitFixing>,
+}
+
+/// A node of the decision tree: its combinations and its children by decision.
+#[derive(Default)]
+struct Node {
+    combinations: Vec<usize>,
+    orbits: Vec<usize>,
+    children: Vec<(Decision, usize)>,
+}
+
+impl Node {
+    /// The node reached from `nodes[0]` by `path`, made if missing.
+    fn reach(nodes: &mut Vec<Node>, path: &[Decision]) -> usize {
+        let mut at = 0;
+        for &decision in path {
+            at = match nodes[at].children.iter().find(|c| c.0 == decision) {
+                Some(&(_, child)) => child,
+                None => {
+                    nodes.push(Node::default());
+                    let child = nodes.len() - 1;
+                    nodes[at].children.push((decision, child));
+                    child
+                }
+            };
+        }
+        at
+    }
+}
+
+/// Writes the proof that `solution` is optimal for `model` from the search's `tree`.
+pub fn prove_tree<W: Write>(
+    model: &LinearModel,
+    solution: &[bool],
+    tree: &TreeProof,
+    writer: W,
+) -> Result<ProofFigures, CertifyError> {
+    let started = Instant::now();
+    if solution.len() != model.variables.len() || !model.satisfied_by(solution) {
+        return Err(CertifyError::Internal("the solution does not satisfy the model".into()));
+    }
+    let objective = opb_objective(model)?;
+    let value: i64 = objective.iter().filter(|t| solution[t.1]).map(|t| t.0).sum();
+    let rows: usize = model.constraints.iter().map(derive::row_count).sum();
+    if rows != tree.model_rows {
+        return Err(CertifyError::Internal(format!(
+            "the search numbered {} rows, the model has {rows}",
+            tree.model_rows
+        )));
+    }
+    let mut proof = Proof::new(writer, rows, true)?;
+    proof.comment(&model.title)?;
+    proof.comment(&format!("the solution below has objective value {value}; the proof is the search's tree"))?;
+    let improving = proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
+    let step = usize::try_from(tree.step).ok().filter(|&s| s >= 1).ok_or_else(|| internal("the cost step"))?;
+    let bound = if step > 1 {
+        proof.comment(&format!("every cost is a multiple of {step}: a better solution costs {step} less"))?;
+        proof.operations::<Var>(&((OperationSequence::from(improving) / step) * step))?
+    } else {
+        improving
+    };
+    let group = Group::new(model, &tree.symmetries)?;
+    let mut nodes = vec![Node::default()];
+    for (index, combination) in tree.combinations.iter().enumerate() {
+        let at = Node::reach(&mut nodes, &combination.path);
+        nodes[at].combinations.push(index);
+    }
+    for (index, fixing) in tree.orbits.iter().enumerate() {
+        let at = Node::reach(&mut nodes, &fixing.path);
+        nodes[at].orbits.push(index);
+    }
+    proof.comment(&"the tree, depth first: each node's bounds, its children, then its decisions refuted")?;
+    let mut walk = Walk {
+        tree,
+        group: &group,
+        nodes: &nodes,
+        rows,
+        cuts: HashMap::new(),
+        bound,
+        proof: &mut proof,
+        path: Vec::new(),
+        stack: Vec::new(),
+        steps: 0,
+    };
+    let empty = walk.close(0, 0)?;
+    let steps = walk.steps;
+    let range = isize::try_from(value).map_err(|_| internal("value out of range"))?;
+    let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
+    let mut writer = proof.conclude(OutputGuarantee::None, &conclusion)?;
+    writer.flush()?;
+    Ok(ProofFigures {
+        opb_value: value,
+        rows,
+        clauses: 0,
+        variables: model.variables.len() as u32,
+        lemmas: steps,
+        solve_seconds: 0.0,
+        seconds: started.elapsed().as_secs_f64(),
+        from_search: true,
+    })
+}
+
+fn internal(what: &str) -> CertifyError {
+    CertifyError::Internal(format!("the search's tree proof: {what}"))
+}
+
+/// The literals that refute `path`'s decisions.
+fn negated(path: &[Decision]) -> impl Iterator<Item = Lit> + '_ {
+    path.iter().map(|&(v, one)| {
+        let lit = Lit::positive(v as u32);
+        if one {
+            !lit
+        } else {
+            lit
+        }
+    })
+}
+
+/// The depth-first walk that closes the tree, under a symmetry of the model (element 0, the
+/// identity, except in a replay).
+struct Walk<'a, W: Write> {
+    tree: &'a TreeProof,
+    group: &'a Group,
+    nodes: &'a [Node],
+    /// Rows of the model.
+    rows: usize,
+    /// The cuts derived so far, by symmetry and index in `tree.separated`.
+    cuts: HashMap<(usize, usize), AbsConstraintId>,
+    bound: AbsConstraintId,
+    proof: &'a mut Proof<W>,
+    /// The decisions down to the node being closed, unrenamed.
+    path: Vec<Decision>,
+    /// The nodes on the path.
+    stack: Vec<usize>,
+    steps: usize,
+}
+
+impl<W: Write> Walk<'_, W> {
+    /// Derives, under symmetry `g`, the clause refuting the decisions of node `at` (the path
+    /// so far); its number.
+    fn close(&mut self, at: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+        let nodes = self.nodes;
+        self.stack.push(at);
+        let mut derived = Vec::new();
+        for &c in &nodes[at].combinations {
+            derived.push(self.combine(c, g)?);
+        }
+        // The children that place a piece first: the orbits emptied after them rest on them.
+        for placing in [true, false] {
+            for &(decision, child) in nodes[at].children.iter().filter(|c| c.0 .1 == placing) {
+                self.path.push(decision);
+                derived.push(self.close(child, g)?);
+                self.path.pop();
+            }
+            if placing {
+                for &o in &nodes[at].orbits {
+                    self.replay(at, o, g, &mut derived)?;
+                }
+            }
+        }
+        let id = self.refute_path(g)?;
+        if !derived.is_empty() {
+            let none: [SubproofElement<Var, Clause>; 0] = [];
+            self.proof.delete_ids(derived.into_iter().map(ConstraintId::from), none)?;
+        }
+        self.stack.pop();
+        Ok(id)
+    }
+
+    /// The clause refuting the path, renamed by `g`, by reverse unit propagation.
+    fn refute_path(&mut self, g: usize) -> Result<AbsConstraintId, CertifyError> {
+        let perm = &self.group.perms[g];
+        let clause: Clause = negated(&self.path).map(|lit| rename(lit, perm)).collect();
+        self.steps += 1;
+        Ok(self.proof.reverse_unit_prop(&clause, std::iter::empty::<ConstraintId>())?)
+    }
+
+    /// The clauses "not all of node `at`'s decisions, and not `image`" for the images of
+    /// orbital fixing `o`, under `g`: the child placing the candidate, closed again under a
+    /// symmetry that maps the node's decisions onto themselves and the candidate onto `image`.
+    fn replay(
+        &mut self,
+        at: usize,
+        o: usize,
+        g: usize,
+        derived: &mut Vec<AbsConstraintId>,
+    ) -> Result<(), CertifyError> {
+        let fixing = &self.tree.orbits[o];
+        let decided: HashSet<Decision> = fixing.path.iter().copied().collect();
+        let child = self.nodes[at].children.iter().find(|c| c.0 == (fixing.candidate, true)).map(|c| c.1);
+        for &image in &fixing.images {
+            let sigma = (1..self.group.perms.len())
+                .find(|&s| {
+                    let perm = &self.group.perms[s];
+                    perm[fixing.candidate] == image
+                        && fixing.path.iter().all(|&(v, one)| decided.contains(&(perm[v], one)))
+                })
+                .ok_or_else(|| internal("an orbital fixing with no symmetry to justify it"))?;
+            let renamed = self.group.compose(g, sigma);
+            // The bounds of the node and of its ancestors, renamed: the replayed child's steps
+            // propagate them.
+            let mut ancestors = Vec::new();
+            for depth in 0..self.stack.len() {
+                for &c in &self.nodes[self.stack[depth]].combinations {
+                    ancestors.push(self.combine(c, renamed)?);
+                }
+            }
+            self.path.push((fixing.candidate, true));
+            let closed = match child {
+                Some(child) => self.close(child, renamed)?,
+                None => self.refute_path(renamed)?,
+            };
+            self.path.pop();
+            if !ancestors.is_empty() {
+                let none: [SubproofElement<Var, Clause>; 0] = [];
+                self.proof.delete_ids(ancestors.into_iter().map(ConstraintId::from), none)?;
+            }
+            derived.push(closed);
+        }
+        Ok(())
+    }
+
+    /// The number of row `r` (the model's, then the kept cuts) renamed by `g`.
+    fn row(&mut self, r: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+        match r.checked_sub(self.rows) {
+            None => Ok(AbsConstraintId::new(self.group.rows[g][r] + 1)),
+            Some(k) => {
+                let cut =
+                    *self.tree.kept.get(k).ok_or_else(|| internal("a multiplier of a row that does not exist"))?;
+                self.cut(cut, g)
+            }
+        }
+    }
+
+    /// The number of separated cut `k` renamed by `g`, derived at its first use.
+    fn cut(&mut self, k: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+        if let Some(&id) = self.cuts.get(&(g, k)) {
+            return Ok(id);
+        }
+        let origin = self.tree.separated.get(k).ok_or_else(|| internal("a kept cut that was never separated"))?;
+        let mut sum = OperationSequence::<Var>::empty();
+        for &r in &origin.rows {
+            // The rows of a cut's round: the model's, then the cuts separated before it.
+            let id = match r.checked_sub(self.rows) {
+                None => AbsConstraintId::new(self.group.rows[g][r] + 1),
+                Some(earlier) if earlier < k => self.cut(earlier, g)?,
+                Some(_) => return Err(internal("a cut sums a later cut")),
+            };
+            sum = if sum.is_empty() { OperationSequence::from(id) } else { sum + id };
+        }
+        let perm = &self.group.perms[g];
+        for &(v, upper) in &origin.bounds {
+            // `x >= 0`, or `~x >= 0` (that is, `-x >= -1`).
+            sum += derive::var(perm[v]).axiom(upper);
+        }
+        let id = self.proof.operations(&(sum / 2))?;
+        self.cuts.insert((g, k), id);
+        Ok(id)
+    }
+
+    /// The `pol` step of combination `c`, renamed by `g`.
+    fn combine(&mut self, c: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+        let tree = self.tree;
+        let combination = &tree.combinations[c];
+        let mut sum = OperationSequence::<Var>::empty();
+        for &(row, multiplier) in &combination.multipliers {
+            let id = self.row(row, g)?;
+            let term = OperationSequence::<Var>::from(id) * multiplier as usize;
+            sum = if sum.is_empty() { term } else { sum + term };
+        }
+        if combination.objective > 0 {
+            let term = OperationSequence::<Var>::from(self.bound) * combination.objective as usize;
+            sum = if sum.is_empty() { term } else { sum + term };
+        }
+        if sum.is_empty() {
+            return Err(internal("a combination of nothing"));
+        }
+        self.steps += 1;
+        Ok(self.proof.operations(&sum)?)
+    }
+}
+
+/// `lit` with its variable renamed by `perm`.
+fn rename(lit: Lit, perm: &[usize]) -> Lit {
+    let renamed = Lit::positive(perm[lit.var().idx()] as u32);
+    if lit.is_pos() {
+        renamed
+    } else {
+        !renamed
+    }
+}
