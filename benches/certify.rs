@@ -1,6 +1,7 @@
 //! The cost of certificates: solve time with and without `--certify`, the proof's size as text
-//! and gzipped, and the time `verify` takes on each, for knight domination on n x n boards
-//! (n = 8..12) and Guarini:
+//! and gzipped, and the time `verify` takes on each, for the domination bench suite (knights on
+//! n x n boards, n = 8..16, queens n = 8..14: proofs from the branch-and-bound search's tree)
+//! and Guarini (a refutation of its own):
 //!
 //! ```text
 //! cargo bench --bench certify
@@ -8,8 +9,8 @@
 //! ```
 //!
 //! Each run is the release `knights-sat` binary. The search uses `KNIGHTS_SAT_BENCH_SOLVER`
-//! (default `cadical`); the certificate's refutation is always
-//! varisat's, traced step by step. `KNIGHTS_SAT_BENCH_TIMEOUT` (seconds per run, default 60) stops a
+//! (default `cadical`) where it is a SAT search; a refutation is always varisat's, traced step
+//! by step. `KNIGHTS_SAT_BENCH_TIMEOUT` (seconds per run, default 60) stops a
 //! run, which is then shown as `> limit`.
 
 mod common;
@@ -52,12 +53,9 @@ fn work_proof(dir: &str) -> PathBuf {
     Path::new(dir).join(PROOF)
 }
 
-/// A puzzle file for knight domination on an n x n board.
-fn domination(dir: &Path, n: usize) -> PathBuf {
-    let path = dir.join(format!("knights-domination-{n}x{n}.toml"));
-    let text = format!("kind = \"domination\"\nname = \"knights {n}x{n}\"\nboard = \"{n}x{n}\"\npieces = \"N\"\n");
-    std::fs::write(&path, text).expect("a puzzle file");
-    path
+/// The domination bench suite's file for `kind` (`knights`, `queens`) on an n x n board.
+fn domination(kind: &str, n: usize) -> PathBuf {
+    PathBuf::from(format!("puzzles/bench-domination/{kind}-{n}x{n}.toml"))
 }
 
 fn main() {
@@ -65,7 +63,8 @@ fn main() {
     let work = std::env::temp_dir().join(format!("knights-sat-bench-certify-{}", std::process::id()));
     std::fs::create_dir_all(&work).expect("a work directory");
     let mut puzzles: Vec<(String, PathBuf)> =
-        (8..=12).map(|n| (format!("knight domination {n}x{n}"), domination(&work, n))).collect();
+        (8..=16).map(|n| (format!("knight domination {n}x{n}"), domination("knights", n))).collect();
+    puzzles.extend((8..=14).map(|n| (format!("queen domination {n}x{n}"), domination("queens", n))));
     puzzles.push(("Guarini (16)".into(), PathBuf::from("puzzles/guarini.toml")));
     println!("\ncertificates (search: {solver}; limit {limit} s per run)\n");
     println!(

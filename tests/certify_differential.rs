@@ -16,11 +16,11 @@ use common::random::random_placement;
 
 use knights_sat::certify::{
     certify, certify_with, check, colour_argument, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument,
-    ProofCompression, TreeProof,
+    ProofCompression,
 };
 use knights_sat::driver::{
     placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Solution, Status, Strategy,
-    TourSearch,
+    TourSearch, TreeProof,
 };
 use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_route;

@@ -383,6 +383,38 @@ fn bench_runs_a_suite_and_writes_table_csv_and_chart() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+#[test]
+fn bench_certify_adds_the_certificate_columns() {
+    let out = std::env::temp_dir().join(format!("knights-sat-bench-certify-{}", std::process::id()));
+    let run = knights_sat(&[
+        "bench",
+        "puzzles/bench-domination/knights-8x8.toml",
+        "--solvers",
+        "varisat",
+        "--timeout",
+        "30",
+        "--certify",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("| --certify s | verify s | proof MiB | proof from |"), "{}", run.stdout);
+    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("| puzzles/")).collect();
+    assert!(rows.len() >= 2, "{}", run.stdout);
+    // Every strategy proves 12; branch and bound's certificate is its own tree, the SAT
+    // strategies' a refutation.
+    for row in &rows {
+        let cells: Vec<&str> = row.split(" | ").map(str::trim).collect();
+        assert_eq!(cells[2..4], ["optimal", "12"], "{row}");
+        assert!(cells[8].parse::<f64>().is_ok() && cells[9].parse::<f64>().is_ok(), "{row}");
+    }
+    assert!(rows.iter().any(|r| r.ends_with("| search |")), "{}", run.stdout);
+    assert!(rows.iter().any(|r| r.ends_with("| refutation |")), "{}", run.stdout);
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",certify_seconds,verify_seconds,proof_mib,proof_from"), "{csv}");
+    std::fs::remove_dir_all(&out).ok();
+}
+
 /// `--list-starts`: every optimal choice of starts in the text answer and under `alternatives`
 /// in JSON. A queen on b2 of 6x6 lies on the diagonal a1-f6, so the board's reflection in it
 /// maps the puzzle onto itself and the optimal starts come in mirrored pairs.

@@ -4,8 +4,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
-use super::{checker, prove, solution, CertifyError, TreeProof};
+use super::{checker, prove, solution, CertifyError};
 use crate::driver::Solution;
+use crate::driver::TreeProof;
 use crate::encodings::linear::{write_opb, LinearModel};
 use crate::encodings::puzzle::{self, Puzzle};
 use crate::family;

@@ -36,7 +36,7 @@ pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROO
 pub use prove::{prove_optimal, ProofFigures};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{colour_argument, tour_cap_model};
-pub use tree::{prove_tree, Combination, CutOrigin, Decision, OrbitFixing, TreeProof};
+pub use tree::prove_tree;
 
 /// Why a certificate could not be written.
 #[derive(Debug, thiserror::Error)]

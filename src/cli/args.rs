@@ -128,6 +128,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
+    /// Also run every optimum again with `--certify` and `verify` its certificate: their
+    /// seconds, the proof's size and where the proof came from (the search's own tree, or a
+    /// refutation of its own) in four more columns.
+    #[arg(long)]
+    pub certify: bool,
+
     /// No progress display on stderr.
     #[arg(long, short)]
     pub quiet: bool,

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::certify::TreeProof;
+use knights_sat::driver::TreeProof;
 use knights_sat::driver::{Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::family::{self, Searches};

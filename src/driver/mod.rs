@@ -24,7 +24,8 @@ pub use horizon::{CubeSearch, HorizonSearch, MAX_HORIZON};
 pub use mip::{solve_exchange_mip, solve_placement_mip, solve_tour_mip, MipSearch};
 pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};
 pub use placement::branch_and_bound::{
-    solve_cube, split, supports as placement_has_tree, Cube, Cut, Ingredients, Split,
+    solve_cube, split, supports as placement_has_tree, Combination, Cube, Cut, CutOrigin, Decision, Ingredients,
+    OrbitFixing, Split, TreeProof,
 };
 pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, solve_tour_cube, TourSearch};

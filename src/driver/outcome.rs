@@ -137,7 +137,7 @@ pub enum Event {
     /// The goal was proved unreachable, with the reason.
     Infeasible(String),
     /// A certified branch-and-bound search ended: what its certificate is written from.
-    TreeProof(std::sync::Arc<crate::certify::TreeProof>),
+    TreeProof(std::sync::Arc<super::TreeProof>),
 }
 
 /// The status of a search, as in the JSON output.

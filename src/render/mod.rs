@@ -18,7 +18,7 @@ use crate::driver::{Outcome, PlacementSearch};
 use crate::solver::highs::Formulation;
 use crate::solver::SolverKind;
 
-pub use bench::{csv as bench_csv, markdown as bench_markdown, BenchRow};
+pub use bench::{csv as bench_csv, markdown as bench_markdown, BenchRow, CertifiedRun};
 pub use diagram::{board_diagram, piece_glyph, side_by_side};
 pub use exchange::exchange_text;
 pub use json::json;

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 
-use super::internal;
 use crate::certify::CertifyError;
 use crate::encodings::linear::{LinearModel, Relation};
 
@@ -61,6 +60,10 @@ impl Group {
     pub fn compose(&self, a: usize, b: usize) -> usize {
         self.compose[a][b]
     }
+}
+
+fn internal(what: &str) -> CertifyError {
+    CertifyError::Internal(format!("the search's tree proof: {what}"))
 }
 
 /// The model's rows as the search reads them, each `Σ a·x >= b` (an equality as its two

@@ -14,7 +14,7 @@ use super::{CliError, Exit};
 
 mod runs;
 
-use runs::{run as run_one, suite_files};
+use runs::{certify, run as run_one, suite_files};
 
 /// Runs the suite and returns the exit code.
 pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
@@ -60,11 +60,22 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
     bar.set_style(style);
     bar.enable_steady_tick(Duration::from_millis(200));
     let mut rows: Vec<BenchRow> = Vec::new();
+    let work = std::env::temp_dir().join(format!("knights-sat-bench-{}", std::process::id()));
     for (file, config) in &runs {
         bar.set_message(format!("{} ({})", file.display(), config.label));
-        rows.push(run_one(&binary, file, config, args.timeout));
+        let mut row = run_one(&binary, file, config, args.timeout);
+        if args.certify {
+            // Only an optimum has a certificate.
+            row.certificate = Some(if row.status == "optimal" {
+                certify(&binary, file, config, args.timeout, &work)
+            } else {
+                Default::default()
+            });
+        }
+        rows.push(row);
         bar.inc(1);
     }
+    let _ = std::fs::remove_dir_all(&work);
     bar.finish_and_clear();
     let table = bench_markdown(&rows, args.timeout);
     print!("{table}");

@@ -192,6 +192,7 @@ mod tests {
             seconds,
             variables: 0,
             clauses: 0,
+            certificate: None,
         }
     }
 

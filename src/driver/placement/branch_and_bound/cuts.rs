@@ -11,8 +11,8 @@
 use std::collections::HashSet;
 
 use super::problem::Problem;
+use super::tree_proof::CutOrigin;
 use super::MAX_BASIS_ROWS;
-use crate::certify::CutOrigin;
 use crate::solver::simplex::LpStatus;
 
 /// Rounds of separation at the root.

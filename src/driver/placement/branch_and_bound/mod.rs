@@ -32,6 +32,7 @@ mod problem;
 mod proof_log;
 mod strong;
 mod tree;
+mod tree_proof;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -41,7 +42,6 @@ use knights_sat_encodings::check::check_placement;
 use knights_sat_encodings::linear::{placement_model, PlacementModel};
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
-use crate::certify::TreeProof;
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
@@ -53,6 +53,7 @@ use pool::{round_up, Message, Pool, Task};
 use problem::Problem;
 use proof_log::ProofLog;
 use tree::{Context, SplitAt, Worker};
+pub use tree_proof::{Combination, CutOrigin, Decision, OrbitFixing, TreeProof};
 
 /// The most rows the linear program may have: the simplex keeps a dense basis inverse of rows
 /// squared (6,000 rows: 288 MB per thread). Independence puzzles with a conflict row per

@@ -24,7 +24,7 @@ pub(super) struct Task {
     pub ones: Vec<usize>,
     pub zeros: Vec<usize>,
     /// The decisions in the order they were taken (the certificate's tree).
-    pub path: Vec<crate::certify::Decision>,
+    pub path: Vec<super::tree_proof::Decision>,
     pub fixed: Vec<(usize, bool)>,
     /// The rest of a branching to finish at the node, if any (else the node is searched).
     pub rest: Option<Branching>,

@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 
 use super::problem::Problem;
-use crate::certify::{Combination, Decision, OrbitFixing};
+use super::tree_proof::{Combination, Decision, OrbitFixing};
 
 /// The multipliers are multiples of `1 / SCALE`.
 pub(super) const SCALE: f64 = (1u64 << 20) as f64;

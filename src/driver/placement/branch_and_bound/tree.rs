@@ -16,7 +16,7 @@ use super::pool::{value_of, Branching, Message, Pool, Task};
 use super::problem::{Problem, FREE};
 use super::proof_log::{self, ProofLog};
 use super::strong::{self, Pseudocosts};
-use crate::certify::Decision;
+use super::tree_proof::Decision;
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
