@@ -4,7 +4,8 @@
 # slurm.conf), splits knight domination of 16x16 into a few dozen cubes, submits the job
 # array that `knights-sat split` wrote, kills one array task while its cube is being searched,
 # merges (the killed cube must be missing), resubmits only the missing cubes, merges again
-# and checks the optimum: 40 knights (OEIS A006075). Then the same for a tour, split into the
+# and checks the optimum: 40 knights (OEIS A006075), with the certificate the merge writes
+# from the split's tree and the cubes' (the split is certified). Then the same for a tour, split into the
 # paths of its first moves: the knight from h8 around the queen on d5, 46 moves (the published
 # optimum). Stops the daemons it started, by their process ids, however it ends.
 #
@@ -97,7 +98,7 @@ say "one-node cluster up: $node, $cpus CPUs"
 
 # The job directory.
 jobs="$work/jobs"
-"$binary" split "$puzzle" --out "$jobs" --cubes 40 --quiet
+"$binary" split "$puzzle" --out "$jobs" --cubes 40 --certify --quiet
 cubes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cubes"])' "$jobs/job.json")
 [ "$cubes" -ge 24 ] || { echo "slurm test: only $cubes cubes" >&2; exit 1; }
 
@@ -156,6 +157,8 @@ wait_for "$job"
 "$binary" merge "$jobs" >"$work/merge2.out"
 head -n 4 "$work/merge2.out"
 grep -q "$expected" "$work/merge2.out" || { echo "slurm test: the merge does not say '$expected'" >&2; exit 1; }
+grep -q "verified: 40 is optimal" "$work/merge2.out" || { cat "$work/merge2.out"; echo "slurm test: the job's certificate was not verified" >&2; exit 1; }
+"$binary" verify "$jobs/certificate" >/dev/null || { echo "slurm test: verify rejects the job's certificate" >&2; exit 1; }
 [ -z "$("$binary" merge "$jobs" --missing)" ] || { echo "slurm test: cubes still missing" >&2; exit 1; }
 say "resubmitted $missing; merged: $expected"
 

@@ -8,15 +8,16 @@ mod common;
 use std::path::PathBuf;
 
 use common::knights_sat;
+use knights_sat::certify::{certify_with, verify, ProofCompression};
 use knights_sat::cubes::{solve_path_cube, solve_position_cube, split_exchange, split_tour};
-use knights_sat::driver::{placement_has_tree, solve_cube, split, Event, Ingredients};
+use knights_sat::driver::{placement_has_tree, solve_cube, split, Event, Ingredients, Solution};
 use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_exchange;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::ground_truth::tour::optimal_tour;
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
-use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
+use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -103,6 +104,65 @@ fn the_cubes_of_random_placements_add_up_to_the_exhaustive_optimum() {
     assert!(split_up >= 40, "only {split_up} puzzles split into two cubes or more");
     assert!(improved >= 20, "only {improved} puzzles where a cube beat the split's placement");
     assert!(infeasible >= 1, "no infeasible puzzle among {compared}");
+}
+
+/// Random placements split with a certificate in mind: the split's tree and every cube's,
+/// added up, are written as one proof, and VeriPB checks it at the exhaustive optimum.
+#[test]
+fn the_trees_of_a_certified_split_and_its_cubes_make_one_certificate() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1919);
+    let (mut certified, mut split_up, mut with_orbits) = (0, 0, 0);
+    for i in 0..400 {
+        let Some(puzzle) = random_puzzle(&mut rng) else { continue };
+        if !placement_has_tree(&puzzle) {
+            continue;
+        }
+        let Ok(Some(expected)) = optimal_placement(&puzzle, 5_000_000) else { continue };
+        let ingredients = Ingredients { certify: true, local_search: i % 2 == 0, ..Ingredients::default() };
+        let minimise = puzzle.goal.minimises();
+        let mut best: Option<(usize, Solution)> = None;
+        let mut keep = |event: Event| {
+            if let Event::Solution { value, solution } = event {
+                if best.as_ref().is_none_or(|b| if minimise { value < b.0 } else { value > b.0 }) {
+                    best = Some((value, solution));
+                }
+            }
+        };
+        let cut = split(&puzzle, ingredients, 1, [4, 16][i % 2], &mut |e| keep(e)).expect("the split runs");
+        let mut tree = cut.tree.clone().expect("a certified split records its tree");
+        for cube in &cut.cubes {
+            let mut part = None;
+            let cuts = Some(&cut.cuts[..]);
+            solve_cube(&puzzle, ingredients, 1 + i % 2, (cube, cuts), cut.incumbent_cost, &mut |e| match e {
+                Event::TreeProof(logged) => part = Some(logged),
+                other => keep(other),
+            })
+            .expect("the cube's search runs");
+            let part = part.expect("a certified cube records its tree");
+            tree.combinations.extend(part.combinations.iter().cloned());
+            tree.orbits.extend(part.orbits.iter().cloned());
+            tree.leaves.extend(part.leaves.iter().cloned());
+        }
+        let (value, solution) = best.expect("an optimum");
+        assert_eq!(value, expected, "puzzle {i}: {puzzle:?}");
+        let dir = scratch(&format!("certified-{i}"));
+        let wrapped = Puzzle::Placement(puzzle.clone());
+        certify_with(&wrapped, &to_toml(&wrapped), &solution, value, &dir, ProofCompression::None, Some(&tree))
+            .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {puzzle:?}"));
+        let verification = verify(&dir).unwrap();
+        assert!(verification.passed(), "puzzle {i}: {:?}: {puzzle:?}", verification.checks);
+        std::fs::remove_dir_all(&dir).ok();
+        certified += 1;
+        split_up += usize::from(cut.cubes.len() >= 2);
+        with_orbits += usize::from(!tree.orbits.is_empty());
+        if certified == 60 {
+            break;
+        }
+    }
+    assert!(
+        certified == 60 && split_up >= 15 && with_orbits >= 5,
+        "{certified} certified, {split_up} split into two cubes or more, {with_orbits} with orbital fixing"
+    );
 }
 
 /// An exchange on a board of 2 to 4 squares a side: one to four pieces of two sides, a goal
@@ -382,6 +442,59 @@ fn a_tour_is_split_into_paths_and_merged() {
 }
 
 /// What cannot be split is refused with the reason, exit 2.
+/// A certified job (knight domination 14x14, 32 knights, OEIS A006075): the merge writes one
+/// certificate of the split's tree and the cubes' and checks it; a cube searched without its
+/// tree is named, and a tree with a bound taken out does not verify.
+#[test]
+fn a_certified_job_merges_into_a_certificate_checked_at_once() {
+    let dir = scratch("certified-knights-14x14");
+    let path = dir.to_str().unwrap();
+    let puzzle = "puzzles/bench-domination/knights-14x14.toml";
+    let run = knights_sat(&["split", puzzle, "--out", path, "--cubes", "12", "--certify"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(dir.join("tree.json").is_file());
+    let job: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("job.json")).unwrap()).unwrap();
+    assert!(job["cubes"].as_u64().unwrap() >= 2, "{job}");
+    let run = knights_sat(&["cube", path, "--all", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("optimal: 32 pieces"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("certificate: ") && run.stdout.contains("the split's and the cubes' trees"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("ok   c. proof: VeriPB verified BOUNDS 32 <= obj <= 32"), "{}", run.stdout);
+    assert!(run.stdout.contains("verified: 32 is optimal"), "{}", run.stdout);
+    let run = knights_sat(&["verify", dir.join("certificate").to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+
+    // A cube's result without its tree (as an older knights-sat would write it).
+    let result = dir.join("results").join("cube-0.json");
+    let text = std::fs::read_to_string(&result).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json.as_object_mut().unwrap().remove("tree").expect("a certified cube's result holds its tree");
+    std::fs::write(&result, json.to_string()).unwrap();
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("cube 0 was searched without its tree"), "{}", run.stderr);
+    std::fs::write(&result, text).unwrap();
+
+    // The split's tree with its bounds taken out: the proof no longer closes.
+    let tree = dir.join("tree.json");
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tree).unwrap()).unwrap();
+    let bounds = json["combinations"].as_array_mut().unwrap();
+    assert!(!bounds.is_empty());
+    bounds.clear();
+    std::fs::write(&tree, json.to_string()).unwrap();
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects"), "{}", run.stdout);
+    assert!(run.stderr.contains("does not verify"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn split_refuses_what_it_cannot_split() {
     let dir = scratch("refusals");

@@ -59,6 +59,11 @@ pub struct SplitArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
+    /// A placement: record the split's branch-and-bound tree, and every cube's, so that
+    /// `merge` writes a certificate of optimality into DIR/certificate and checks it.
+    #[arg(long)]
+    pub certify: bool,
+
     /// No progress display on stderr.
     #[arg(long, short)]
     pub quiet: bool,

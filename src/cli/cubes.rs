@@ -36,7 +36,8 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
     let binary = std::env::current_exe()?;
     let progress = Progress::new(!args.quiet, family::of(&puzzle).step_unit());
     let source = args.puzzle.display().to_string();
-    let request = SplitRequest { wanted: args.cubes, threads, max_horizon: args.horizon, binary: &binary };
+    let request =
+        SplitRequest { wanted: args.cubes, threads, max_horizon: args.horizon, binary: &binary, certify: args.certify };
     let job = cubes::split_into(&puzzle, &source, &args.out, request, &mut |event| progress.observe(event));
     progress.finish();
     let job = job?;
@@ -143,6 +144,29 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
         stopped,
     };
     render::text(&text, &mut out)?;
+    if report.complete() && report.job.certify && report.best.is_some() {
+        let jobs = JobDir::at(&args.dir);
+        let (certificate, verification, dir) = cubes::certify_job(&jobs, &report)?;
+        let proof = &certificate.proof;
+        writeln!(
+            out,
+            "certificate: {} (the split's and the cubes' trees, {} steps, proof {} lines, {:.1} MiB stored)",
+            dir.display(),
+            certificate.figures.lemmas,
+            proof.lines,
+            proof.stored_bytes as f64 / (1024.0 * 1024.0)
+        )?;
+        for line in super::verify::check_lines(&verification) {
+            writeln!(out, "{line}")?;
+        }
+        if !verification.passed() {
+            return Err(CliError::Search(knights_sat::Error::Internal(format!(
+                "the job's certificate in {} does not verify",
+                dir.display()
+            ))));
+        }
+        writeln!(out, "verified: {} is optimal", verification.value)?;
+    }
     if report.complete() {
         Ok(if outcome.value.is_some() { Exit::Solved } else { Exit::Infeasible })
     } else {

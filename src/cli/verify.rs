@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use knights_sat::certify::{verify, VerifyError};
+use knights_sat::certify::{verify, Verification, VerifyError};
 
 use super::{CliError, Exit};
 
@@ -12,9 +12,8 @@ pub fn run(dir: &Path) -> Result<Exit, CliError> {
     let verification =
         verify(dir).map_err(|VerifyError::Malformed(m)| CliError::Usage(format!("not a certificate: {m}")))?;
     println!("certificate {} states the optimal value {}", dir.display(), verification.value);
-    for (letter, check) in ["a", "b", "c"].iter().zip(&verification.checks) {
-        let verdict = if check.passed { "ok  " } else { "FAIL" };
-        println!("{verdict} {letter}. {}: {}", check.part, check.message);
+    for line in check_lines(&verification) {
+        println!("{line}");
     }
     if verification.passed() {
         println!("verified: {} is optimal", verification.value);
@@ -25,4 +24,16 @@ pub fn run(dir: &Path) -> Result<Exit, CliError> {
         eprintln!("knights-sat: the certificate is rejected: the {} check failed", failed.join(" and "));
         Ok(Exit::Internal)
     }
+}
+
+/// One line per part of `verification`: `ok   a. solution: …` or `FAIL c. proof: …`.
+pub fn check_lines(verification: &Verification) -> Vec<String> {
+    ["a", "b", "c"]
+        .iter()
+        .zip(&verification.checks)
+        .map(|(letter, check)| {
+            let verdict = if check.passed { "ok  " } else { "FAIL" };
+            format!("{verdict} {letter}. {}: {}", check.part, check.message)
+        })
+        .collect()
 }

@@ -68,6 +68,10 @@ pub struct Job {
     pub horizon: Option<usize>,
     /// Seconds the split took.
     pub split_seconds: f64,
+    /// A certified placement job: the split's tree is in `tree.json`, every cube's result
+    /// holds its own, and the merge writes a certificate of the whole.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub certify: bool,
 }
 
 /// `results/cube-N.json`: what one cube's search found.
@@ -92,6 +96,21 @@ pub struct CubeResult {
     pub refuted_to: Option<usize>,
     /// Why the search failed, if it did (the cube counts as not searched).
     pub error: Option<String>,
+    /// A certified job: the cube's part of the tree (its bounds and orbital fixings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<CubeTree>,
+}
+
+/// A cube's part of a certified tree.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CubeTree {
+    /// The bounds the cube's search used.
+    pub combinations: Vec<crate::driver::Combination>,
+    /// Its orbital fixings.
+    pub orbits: Vec<crate::driver::OrbitFixing>,
+    /// Its nodes closed by propagation alone.
+    #[serde(default)]
+    pub leaves: Vec<Vec<crate::driver::Decision>>,
 }
 
 /// A job directory read back: everything a cube's search and the merge need.

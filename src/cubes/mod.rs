@@ -19,8 +19,11 @@
 //! DIR/run.sbatch           the job array: `sbatch DIR/run.sbatch`
 //! DIR/results/cube-N.json  what cube N's search found, written by renaming a finished file
 //! DIR/logs/                the array tasks' output
+//! DIR/tree.json            a certified split (`split --certify`): its branch-and-bound tree
+//! DIR/certificate/         a certified job's certificate, written by the merge
 //! ```
 
+mod certify;
 mod exchange;
 mod job;
 mod merge;
@@ -28,6 +31,7 @@ mod sbatch;
 mod solve;
 mod tour;
 
+pub use certify::{certify_job, CERTIFICATE_DIR};
 pub use exchange::{solve_position_cube, split_exchange, ExchangeSplit, PositionCube};
 pub use job::{CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 pub use merge::{merge, MergeReport};

@@ -5,7 +5,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::exchange::{solve_position_cube, split_exchange};
-use super::job::{digest, json_lines, write_atomically, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob, FORMAT};
+use super::job::{
+    digest, json_lines, write_atomically, CubeResult, CubeTree, Job, JobCubes, JobDir, JobError, OpenJob, FORMAT,
+};
 use super::sbatch::script;
 use super::tour::{solve_path_cube, split_tour, tour_splittable};
 use crate::certify::write_solution;
@@ -25,6 +27,8 @@ pub struct SplitRequest<'a> {
     pub max_horizon: Option<usize>,
     /// The `knights-sat` that the job array runs.
     pub binary: &'a Path,
+    /// A placement: record the split's tree and the cubes', so that the merge certifies.
+    pub certify: bool,
 }
 
 /// Splits `puzzle` into at least `request.wanted` cubes and writes the job directory `dir`
@@ -57,10 +61,18 @@ pub fn split_into(
         }
         emit(event);
     };
+    if request.certify && !matches!(kind, Splittable::Placement(_)) {
+        return Err(JobError::Refused(
+            "only a placement's split is certified (its branch-and-bound tree); an exchange's or a tour's is not yet"
+                .into(),
+        ));
+    }
+    let mut tree_text = None;
     let (cubes_text, count, cuts_text, depth, incumbent_cost, description) = match kind {
         Splittable::Placement(placement) => {
-            let split =
-                driver::split(placement, Ingredients::default(), request.threads, request.wanted, &mut |e| keep(&e))?;
+            let ingredients = Ingredients { certify: request.certify, ..Ingredients::default() };
+            let split = driver::split(placement, ingredients, request.threads, request.wanted, &mut |e| keep(&e))?;
+            tree_text = split.tree.as_ref().map(|tree| serde_json::to_string(tree).expect("the tree serialises"));
             let board = &placement.board;
             let kinds: String = placement.kinds.iter().map(|r| r.kind.letter()).collect();
             let description = format!("{} of {}x{} by {kinds}", placement.goal, board.width(), board.height());
@@ -93,7 +105,11 @@ pub fn split_into(
         incumbent_value: best.as_ref().map(|b| b.0),
         horizon: request.max_horizon.filter(|_| !matches!(kind, Splittable::Placement(_))),
         split_seconds: started.elapsed().as_secs_f64(),
+        certify: tree_text.is_some(),
     };
+    if let Some(text) = &tree_text {
+        write_atomically(&jobs.file("tree.json"), &(text.clone() + "\n"))?;
+    }
     write_atomically(&jobs.file("puzzle.toml"), &puzzle_text)?;
     write_atomically(&jobs.file("cubes.json"), &cubes_text)?;
     write_atomically(&jobs.file("cuts.json"), &cuts_text)?;
@@ -181,10 +197,16 @@ pub fn solve_cube_in(
     let started = Instant::now();
     let mut best: Option<(usize, Solution)> = None;
     let mut calls = 0;
+    let mut tree = None;
     let mut keep = |event: &Event| {
         match event {
             Event::Solution { value, solution } => best = Some((*value, solution.clone())),
             Event::Step(_) => calls += 1,
+            Event::TreeProof(logged) => {
+                let (combinations, orbits, leaves) =
+                    (logged.combinations.clone(), logged.orbits.clone(), logged.leaves.clone());
+                tree = Some(CubeTree { combinations, orbits, leaves });
+            }
             _ => {}
         }
         emit(event);
@@ -197,7 +219,7 @@ pub fn solve_cube_in(
     let mut refuted_to = None;
     let searched = match (cubes, puzzle) {
         (JobCubes::Placement(cubes), Puzzle::Placement(placement)) => {
-            let ingredients = Ingredients { symmetry: job.symmetry, ..Ingredients::default() };
+            let ingredients = Ingredients { symmetry: job.symmetry, certify: job.certify, ..Ingredients::default() };
             let cube = (&cubes[id], Some(&cuts[..]));
             driver::solve_cube(placement, ingredients, threads, cube, job.incumbent_cost, &mut |e| keep(&e))
                 .map(|stats| stats.nodes)
@@ -243,10 +265,12 @@ pub fn solve_cube_in(
         solution: None,
         refuted_to,
         error: None,
+        tree: None,
     };
     match searched {
         Ok(nodes) => {
             result.nodes = nodes;
+            result.tree = tree;
             if let Some((value, solution)) = best {
                 result.value = Some(value);
                 result.solution = Some(write_solution(puzzle, &solution, value));

@@ -112,6 +112,9 @@ pub fn prove_tree<W: Write>(
         let at = Node::reach(&mut nodes, &fixing.path);
         nodes[at].orbits.push(index);
     }
+    for leaf in &tree.leaves {
+        Node::reach(&mut nodes, leaf);
+    }
     proof.comment(&"the tree, depth first: each node's bounds, its children, then its decisions refuted")?;
     let mut walk = Walk {
         tree,

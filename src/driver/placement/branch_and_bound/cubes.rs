@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::pool::{Pool, Task};
 use super::tree::SplitAt;
+use super::tree_proof::{Decision, TreeProof};
 use super::{prepare, run_tree, Ingredients, Merged, Prepared};
 use crate::driver::{Event, SearchStats};
 use crate::Error;
@@ -39,12 +40,17 @@ pub struct Cube {
     pub fixed_zeros: Vec<usize>,
     /// The node's relaxation bound on the cost of its placements, if it had one.
     pub bound: Option<f64>,
+    /// The decisions in the order they were taken, for a certificate of the tree (empty in a
+    /// split that was not certified).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<Decision>,
 }
 
 impl Cube {
     fn of(task: Task) -> Cube {
         let (fixed_ones, fixed_zeros): (Vec<(usize, bool)>, Vec<_>) = task.fixed.iter().partition(|f| f.1);
         Cube {
+            path: task.path,
             ones: task.ones,
             zeros: task.zeros,
             fixed_ones: fixed_ones.into_iter().map(|f| f.0).collect(),
@@ -63,7 +69,7 @@ impl Cube {
         Ok(Task {
             ones: self.ones.clone(),
             zeros: self.zeros.clone(),
-            path: Vec::new(),
+            path: self.path.clone(),
             fixed: fixed.collect(),
             rest: None,
             bound: self.bound.unwrap_or(f64::NEG_INFINITY),
@@ -94,6 +100,8 @@ pub struct Split {
     pub incumbent_cost: Option<i64>,
     /// The statistics of the split's last pass.
     pub stats: SearchStats,
+    /// A certified split: its tree down to the cubes, the cubes' trees left to add.
+    pub tree: Option<TreeProof>,
 }
 
 /// Splits the tree of `puzzle` into about `wanted` cubes ([`open_nodes`]). The placements
@@ -115,7 +123,9 @@ pub fn split(
     }
     let cuts =
         problem.rows[prepared.model_rows..].iter().map(|row| Cut { terms: row.terms.clone(), rhs: row.rhs }).collect();
+    let tree = prepared.tree_proof();
     Ok(Split {
+        tree,
         cubes: open.tasks.into_iter().map(Cube::of).collect(),
         depth: open.depth,
         cuts,
@@ -157,6 +167,10 @@ pub(super) fn open_nodes(
             pool.improve(cost, || Ok(()))?;
         }
         let at = SplitAt { depth, cubes: Mutex::new(Vec::new()) };
+        if let Some(log) = &prepared.log {
+            // Each pass searches from the root again: only the last one's tree is kept.
+            log.take();
+        }
         let mut merged = Merged::new(1, started, prepared.symmetries.len(), prepared.cuts);
         // The pool counts a kept node as searched: its bounds prove nothing here.
         run_tree(puzzle, prepared, &pool, Some(&at), &mut merged, &mut |event| {
@@ -210,5 +224,9 @@ pub fn solve_cube(
             emit(event);
         }
     })?;
+    if let (Some(tree), false) = (prepared.tree_proof(), pool.stopped()) {
+        // The cube's part of the tree: its bounds and orbital fixings, the split's cuts.
+        emit(Event::TreeProof(std::sync::Arc::new(tree)));
+    }
     Ok(merged.total())
 }

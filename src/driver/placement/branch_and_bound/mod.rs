@@ -110,17 +110,8 @@ fn search(
         if pool.best().is_none() {
             emit(Event::Infeasible("no placement satisfies the rules".to_string()));
         }
-        if let (Some(log), false) = (&prepared.log, pool.stopped()) {
-            let (combinations, orbits) = log.take();
-            emit(Event::TreeProof(std::sync::Arc::new(TreeProof {
-                model_rows: prepared.model_rows,
-                separated: prepared.separation.origins.clone(),
-                kept: prepared.separation.kept.clone(),
-                step: problem.step,
-                combinations,
-                symmetries: prepared.symmetries.perms().to_vec(),
-                orbits,
-            })));
+        if let (Some(tree), false) = (prepared.tree_proof(), pool.stopped()) {
+            emit(Event::TreeProof(std::sync::Arc::new(tree)));
         }
         return Ok(());
     }
@@ -165,6 +156,24 @@ struct Prepared {
     log: Option<ProofLog>,
 }
 
+impl Prepared {
+    /// What a certified search logged so far, with the program's cuts and symmetries (taken:
+    /// the log starts again empty); `None` if the search is not certified.
+    fn tree_proof(&self) -> Option<TreeProof> {
+        let (combinations, orbits, leaves) = self.log.as_ref()?.take();
+        Some(TreeProof {
+            model_rows: self.model_rows,
+            separated: self.separation.origins.clone(),
+            kept: self.separation.kept.clone(),
+            step: self.problem.step,
+            combinations,
+            symmetries: self.symmetries.perms().to_vec(),
+            orbits,
+            leaves,
+        })
+    }
+}
+
 /// Builds the program of `puzzle`, separates its cuts (or adds `given` ones, separated
 /// before) and, if `look` (and the ingredients allow it), runs the local search for a first
 /// placement meanwhile.
@@ -190,9 +199,6 @@ fn prepare(
     let model_rows = base.rows.len();
     if let Some(v) = given.into_iter().flatten().flat_map(|cut| &cut.terms).map(|t| t.1).find(|&v| v >= n) {
         return Err(Error::Unsupported(format!("a cut names variable {v}, but the puzzle has {n}")));
-    }
-    if ingredients.certify && given.is_some() {
-        return Err(Error::Unsupported("a cube of a split job is not certified".into()));
     }
     let ingredients = Ingredients {
         row_branching: ingredients.row_branching && branches_on_rows(&base),

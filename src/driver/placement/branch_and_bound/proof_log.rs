@@ -20,6 +20,7 @@ pub(super) const SCALE: f64 = (1u64 << 20) as f64;
 pub(super) struct ProofLog {
     combinations: Mutex<Vec<Combination>>,
     orbits: Mutex<Vec<OrbitFixing>>,
+    leaves: Mutex<Vec<Vec<Decision>>>,
 }
 
 impl ProofLog {
@@ -48,12 +49,22 @@ impl ProofLog {
         self.orbits.lock().unwrap_or_else(|e| e.into_inner()).push(fixing);
     }
 
-    /// Every combination and orbital fixing recorded.
-    pub fn take(&self) -> (Vec<Combination>, Vec<OrbitFixing>) {
-        let combinations = std::mem::take(&mut *self.combinations.lock().unwrap_or_else(|e| e.into_inner()));
-        (combinations, std::mem::take(&mut *self.orbits.lock().unwrap_or_else(|e| e.into_inner())))
+    /// Records that the node reached by `path` was closed by propagating the rows: the
+    /// proof refutes it by propagation too, but needs it as a node of the tree.
+    pub fn leaf(&self, path: &[Decision]) {
+        self.leaves.lock().unwrap_or_else(|e| e.into_inner()).push(path.to_vec());
+    }
+
+    /// Every combination, orbital fixing and leaf recorded.
+    pub fn take(&self) -> (Vec<Combination>, Vec<OrbitFixing>, Vec<Vec<Decision>>) {
+        (taken(&self.combinations), taken(&self.orbits), taken(&self.leaves))
     }
 }
+/// The list behind `list`, leaving it empty.
+fn taken<T>(list: &Mutex<Vec<T>>) -> Vec<T> {
+    std::mem::take(&mut *list.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
 /// `y` rounded down to multiples of `1 / SCALE`, negative values to 0.
 pub(super) fn quantise(y: &[f64]) -> Vec<f64> {
     y.iter().map(|&v| if v > 0.0 { (v * SCALE).floor() / SCALE } else { 0.0 }).collect()

@@ -168,7 +168,10 @@ impl<'a> Worker<'a> {
             }
         }
         let result = match task.rest {
-            _ if !feasible || !self.problem.propagate(&mut self.lp) => Ok(()),
+            _ if !feasible || !self.problem.propagate(&mut self.lp) => {
+                self.log_leaf();
+                Ok(())
+            }
             None => self.node(),
             Some(rest) => {
                 // The donor's branching goes on where it stopped: solving the node again and
@@ -372,6 +375,13 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Records, when certified, that this node was closed by propagation alone.
+    fn log_leaf(&self) {
+        if let Some(log) = self.cx.log {
+            log.leaf(&self.path);
+        }
+    }
+
     /// The relaxation is infeasible: the node is closed, and when certified the simplex's
     /// Farkas proof is recorded (checked exactly first).
     fn refute_infeasible(&self) -> Result<(), Error> {
@@ -560,6 +570,8 @@ impl<'a> Worker<'a> {
             self.is_one[c] = true;
             if self.problem.propagate(&mut self.lp) {
                 self.node()?;
+            } else {
+                self.log_leaf();
             }
             self.is_one[c] = false;
             self.decided_one.pop();
@@ -586,6 +598,7 @@ impl<'a> Worker<'a> {
             }
 
             if !self.problem.propagate(&mut self.lp) {
+                self.log_leaf();
                 return Ok(());
             }
             if self.frames[frame].branching.single {

@@ -8,7 +8,7 @@ pub type Decision = (usize, bool);
 /// One bound the search used at a node: `Σ multiplier · row + objective · (cost <= best -
 /// step)`, with the rows numbered as the search numbers them (the model's `>=` rows in the
 /// order VeriPB numbers them, then the cuts).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Combination {
     /// The decisions of the node, in the order they were taken.
     pub path: Vec<Decision>,
@@ -20,7 +20,7 @@ pub struct Combination {
 
 /// A zero-half cut: the halved sum of three rows (numbered among the model's rows and the
 /// cuts before it), with a bound added for each variable the three count an odd number of times.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct CutOrigin {
     /// The three rows.
     pub rows: [usize; 3],
@@ -31,7 +31,7 @@ pub struct CutOrigin {
 /// Orbital fixing at a node: once the child placing `candidate` was searched, the other
 /// members of its orbit, under the symmetries that map the node's decisions onto themselves,
 /// were emptied.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct OrbitFixing {
     /// The decisions of the node (those of earlier children's orbits included).
     pub path: Vec<Decision>,
@@ -42,7 +42,7 @@ pub struct OrbitFixing {
 }
 
 /// What a branch-and-bound search logged for its certificate.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct TreeProof {
     /// Rows of the model, as the search numbers them (an equality counts twice).
     pub model_rows: usize,
@@ -59,4 +59,7 @@ pub struct TreeProof {
     pub symmetries: Vec<Vec<usize>>,
     /// Every orbital fixing, in any order.
     pub orbits: Vec<OrbitFixing>,
+    /// Nodes closed by propagating the rows alone, with no bound: each a path.
+    #[serde(default)]
+    pub leaves: Vec<Vec<Decision>>,
 }
