@@ -55,6 +55,21 @@ pub fn opb_objective(model: &LinearModel) -> Result<Vec<(i64, usize)>, CertifyEr
     Ok(terms.iter().map(|&(c, v)| (sign * c, v)).collect())
 }
 
+/// An objective as `(coefficient, variable)` terms.
+pub type Objective = Vec<(i64, usize)>;
+
+/// Checks that `solution` satisfies `model`; the objective as OPB minimises it, the
+/// solution's value and the number of constraints VeriPB counts in the model.
+pub fn measure(model: &LinearModel, solution: &[bool]) -> Result<(Objective, i64, usize), CertifyError> {
+    if solution.len() != model.variables.len() || !model.satisfied_by(solution) {
+        return Err(CertifyError::Internal("the solution does not satisfy the model".into()));
+    }
+    let objective = opb_objective(model)?;
+    let value: i64 = objective.iter().filter(|t| solution[t.1]).map(|t| t.0).sum();
+    let rows: usize = model.constraints.iter().map(derive::row_count).sum();
+    Ok((objective, value, rows))
+}
+
 /// Writes the proof that `solution` is optimal for `model` into `writer`; `colour`, for a
 /// lone knight's tour, adds the colour argument before the search.
 pub fn prove_optimal<W: Write>(
@@ -64,12 +79,7 @@ pub fn prove_optimal<W: Write>(
     writer: W,
 ) -> Result<ProofFigures, CertifyError> {
     let started = Instant::now();
-    if solution.len() != model.variables.len() || !model.satisfied_by(solution) {
-        return Err(CertifyError::Internal("the solution does not satisfy the model".into()));
-    }
-    let objective = opb_objective(model)?;
-    let value: i64 = objective.iter().filter(|t| solution[t.1]).map(|t| t.0).sum();
-    let rows: usize = model.constraints.iter().map(derive::row_count).sum();
+    let (objective, value, rows) = measure(model, solution)?;
     let mut proof = Proof::new(writer, rows, true)?;
     proof.comment(&model.title)?;
     proof.comment(&format!("the solution below has objective value {value}"))?;

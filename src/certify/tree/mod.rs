@@ -39,7 +39,7 @@ use pigeons::{
 use rustsat::types::{Clause, Lit, Var};
 
 use super::derive;
-use super::prove::{opb_objective, ProofFigures};
+use super::prove::{measure, ProofFigures};
 use super::CertifyError;
 use crate::driver::{Decision, TreeProof};
 use crate::encodings::linear::LinearModel;
@@ -79,12 +79,7 @@ pub fn prove_tree<W: Write>(
     writer: W,
 ) -> Result<ProofFigures, CertifyError> {
     let started = Instant::now();
-    if solution.len() != model.variables.len() || !model.satisfied_by(solution) {
-        return Err(CertifyError::Internal("the solution does not satisfy the model".into()));
-    }
-    let objective = opb_objective(model)?;
-    let value: i64 = objective.iter().filter(|t| solution[t.1]).map(|t| t.0).sum();
-    let rows: usize = model.constraints.iter().map(derive::row_count).sum();
+    let (_, value, rows) = measure(model, solution)?;
     if rows != tree.model_rows {
         return Err(CertifyError::Internal(format!(
             "the search numbered {} rows, the model has {rows}",
