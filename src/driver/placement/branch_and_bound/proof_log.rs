@@ -11,6 +11,8 @@ use std::sync::Mutex;
 
 use super::problem::Problem;
 use super::tree_proof::{Combination, Decision, OrbitFixing};
+use crate::solver::simplex::Lp;
+use crate::Error;
 
 /// The multipliers are multiples of `1 / SCALE`.
 pub(super) const SCALE: f64 = (1u64 << 20) as f64;
@@ -60,6 +62,53 @@ impl ProofLog {
         (taken(&self.combinations), taken(&self.orbits), taken(&self.leaves))
     }
 }
+/// The relaxation's row multipliers: rounded as a proof states them when the search is
+/// certified (`log`).
+pub(super) fn duals(log: Option<&ProofLog>, lp: &Lp) -> Vec<f64> {
+    let duals = lp.duals();
+    if log.is_some() {
+        quantise(&duals)
+    } else {
+        duals
+    }
+}
+
+/// The bound of multipliers `y` with variable `j` set to `one` at the node reached by `path`
+/// (strong branching's probe); when certified, rounded first, and recorded if it passes
+/// `cutoff`: at this node it then fixes the variable.
+pub(super) fn probe_bound(
+    log: Option<&ProofLog>,
+    path: &[Decision],
+    problem: &Problem,
+    (y, j, one): (&[f64], usize, bool),
+    cutoff: f64,
+) -> f64 {
+    let Some(log) = log else { return problem.lagrangian_with(y, Some((j, one))).0 };
+    let y = quantise(y);
+    let bound = problem.lagrangian_with(&y, Some((j, one))).0;
+    if bound > cutoff {
+        log.record(path, &y, true);
+    }
+    bound
+}
+
+impl ProofLog {
+    /// Records the Farkas combination of the infeasible relaxation `lp` at the node reached
+    /// by `path`, checked exactly first; an error if it does not hold after rounding.
+    pub fn refute_infeasible(&self, path: &[Decision], problem: &Problem, lp: &Lp) -> Result<(), Error> {
+        let ray = lp.farkas_ray().unwrap_or_default();
+        let y = farkas(problem, &ray).ok_or_else(|| {
+            Error::Internal(
+                "certified branch and bound: the relaxation is infeasible, but its Farkas proof does not hold \
+                 after rounding"
+                    .into(),
+            )
+        })?;
+        self.record(path, &y, false);
+        Ok(())
+    }
+}
+
 /// The list behind `list`, leaving it empty.
 fn taken<T>(list: &Mutex<Vec<T>>) -> Vec<T> {
     std::mem::take(&mut *list.lock().unwrap_or_else(|e| e.into_inner()))

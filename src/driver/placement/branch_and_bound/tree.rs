@@ -360,12 +360,7 @@ impl<'a> Worker<'a> {
 
     /// The relaxation's row multipliers: rounded to what a proof states when it is certified.
     fn duals(&self) -> Vec<f64> {
-        let duals = self.lp.duals();
-        if self.cx.log.is_some() {
-            proof_log::quantise(&duals)
-        } else {
-            duals
-        }
+        proof_log::duals(self.cx.log, &self.lp)
     }
 
     /// Records, when certified, that the bound of `y` was used at this node.
@@ -385,19 +380,7 @@ impl<'a> Worker<'a> {
     /// The relaxation is infeasible: the node is closed, and when certified the simplex's
     /// Farkas proof is recorded (checked exactly first).
     fn refute_infeasible(&self) -> Result<(), Error> {
-        let Some(log) = self.cx.log else { return Ok(()) };
-        let ray = self.lp.farkas_ray().unwrap_or_default();
-        match proof_log::farkas(&self.problem, &ray) {
-            Some(y) => {
-                log.record(&self.path, &y, false);
-                Ok(())
-            }
-            None => Err(Error::Internal(
-                "certified branch and bound: the relaxation is infeasible, but its Farkas proof does not hold \
-                 after rounding"
-                    .into(),
-            )),
-        }
+        self.cx.log.map_or(Ok(()), |log| log.refute_infeasible(&self.path, &self.problem, &self.lp))
     }
 
     /// The relaxation's solution, if it is integral on every free variable.
@@ -462,18 +445,7 @@ impl<'a> Worker<'a> {
             &fractional,
             (bound, cutoff),
             self.cx.pseudocosts,
-            |y, j, one| match log {
-                None => problem.lagrangian_with(y, Some((j, one))).0,
-                Some(log) => {
-                    // A side cut off is recorded: at this node it fixes the variable.
-                    let y = proof_log::quantise(y);
-                    let bound = problem.lagrangian_with(&y, Some((j, one))).0;
-                    if bound > cutoff {
-                        log.record(path, &y, true);
-                    }
-                    bound
-                }
-            },
+            |y, j, one| proof_log::probe_bound(log, path, problem, (y, j, one), cutoff),
         );
         self.stats.strong_branchings += choice.measured;
         if choice.pruned {
