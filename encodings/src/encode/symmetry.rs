@@ -239,6 +239,68 @@ mod tests {
         assert_eq!(names(&blocked).len(), 7);
     }
 
+    /// Whether the clauses hold for some values of their auxiliary variables once the first
+    /// `fixed.len()` variables take `fixed`: the chains' variables are forced by unit
+    /// propagation, and those left free are set false, which satisfies every clause they guard.
+    fn satisfiable_with(clauses: &[Clause], fixed: &[bool]) -> bool {
+        let mut value: std::collections::HashMap<u32, bool> =
+            fixed.iter().enumerate().map(|(i, &b)| (i as u32, b)).collect();
+        let holds = |lit: Lit, value: &std::collections::HashMap<u32, bool>| {
+            value.get(&lit.var().idx32()).map(|&b| b == lit.is_pos())
+        };
+        loop {
+            let mut changed = false;
+            for clause in clauses {
+                let open: Vec<Lit> = clause.iter().copied().filter(|&l| holds(l, &value).is_none()).collect();
+                if clause.iter().any(|&l| holds(l, &value) == Some(true)) {
+                    continue;
+                }
+                match open.as_slice() {
+                    [] => return false,
+                    [lit] => {
+                        value.insert(lit.var().idx32(), lit.is_pos());
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        clauses.iter().all(|c| c.iter().any(|&l| holds(l, &value).unwrap_or(!l.is_pos())))
+    }
+
+    /// With lex-leader constraints for every symmetry of the 3x3 board, exactly one placement
+    /// of each orbit survives: the one whose bits, read in square order, compare least, found
+    /// from the maps themselves.
+    #[test]
+    fn one_placement_of_each_orbit_survives_the_lex_leader_constraints() {
+        let p = puzzle(3, 3, "N", PawnDirection::Up);
+        let symmetries = puzzle_symmetries(&p);
+        assert_eq!(symmetries.len(), 7);
+        let x: Vec<Vec<Option<Lit>>> = (0..9).map(|s| vec![Some(Lit::positive(s))]).collect();
+        let mut vars = rustsat::instances::BasicVarManager::from_next_free(rustsat::types::Var::new(9));
+        let mut cnf = rustsat::instances::Cnf::new();
+        break_symmetries(&x, &symmetries, &mut cnf, &mut vars);
+        let clauses: Vec<Clause> = cnf.into_iter().collect();
+        let bits = |placement: u32| -> Vec<bool> { (0..9).map(|s| placement >> s & 1 == 1).collect() };
+        let image = |placement: u32, map: &[Square]| -> u32 {
+            (0..9).filter(|&s| placement >> s & 1 == 1).map(|s| 1 << map[s].index()).sum()
+        };
+        // Each orbit, named by its member whose bits read in square order compare least.
+        let key = |placement: u32| bits(placement);
+        let mut orbits = std::collections::HashSet::new();
+        for placement in 0..512u32 {
+            let images = symmetries.iter().map(|s| image(placement, &s.map));
+            orbits.insert(images.chain([placement]).min_by_key(|&q| key(q)).expect("the placement itself"));
+        }
+        let survivors: std::collections::HashSet<u32> =
+            (0..512u32).filter(|&placement| satisfiable_with(&clauses, &bits(placement))).collect();
+        assert_eq!(survivors, orbits);
+        assert!(orbits.len() > 50 && orbits.len() < 512);
+    }
+
     #[test]
     fn pawns_keep_only_the_mirror_of_files() {
         assert_eq!(names(&puzzle(6, 6, "PK", PawnDirection::Up)), ["mirror files"]);
