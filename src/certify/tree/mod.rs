@@ -97,6 +97,16 @@ pub fn prove_tree<W: Write>(
     } else {
         improving
     };
+    // A tree read from a file may name anything: every variable must be one of the model's.
+    let n = model.variables.len();
+    let paths = tree.combinations.iter().map(|c| &c.path).chain(tree.orbits.iter().map(|o| &o.path));
+    let vars = paths.chain(&tree.leaves).flatten().map(|d| d.0);
+    let vars =
+        vars.chain(tree.orbits.iter().flat_map(|o| std::iter::once(o.candidate).chain(o.images.iter().copied())));
+    let vars = vars.chain(tree.separated.iter().flat_map(|c| c.bounds.iter().map(|b| b.0)));
+    if let Some(v) = vars.into_iter().find(|&v| v >= n) {
+        return Err(internal(&format!("variable {v} named, but the model has {n}")));
+    }
     let group = Group::new(model, &tree.symmetries)?;
     let mut nodes = vec![Node::default()];
     for (index, combination) in tree.combinations.iter().enumerate() {
