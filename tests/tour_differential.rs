@@ -1,15 +1,20 @@
 //! The SAT optimum of a tour against an exhaustive search over (knight squares, touched set),
-//! written independently of the SAT code (`ground_truth::tour`), on random small puzzles.
+//! written independently of the SAT code (`ground_truth::tour`), on random small puzzles; and
+//! the formula of a horizon against every route a depth-first search finds.
 
 use knights_sat::driver::{solve_tour, Outcome, Solution, Status, TourSearch};
 use knights_sat::encodings::check::replay_tour;
-use knights_sat::encodings::encode::tour::TourOptions;
-use knights_sat::encodings::encode::AtMostOne;
-use knights_sat::encodings::geometry::{Board, PieceKind, Square};
+use knights_sat::encodings::encode::tour::{TourEncoding, TourOptions};
+use knights_sat::encodings::encode::{AtMostOne, HorizonEncoding};
+use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
+use knights_sat::encodings::ground_truth::rules::{reach, safe_squares, Action};
 use knights_sat::encodings::ground_truth::tour::{optimal_tour, TourOptimum};
 use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
+use knights_sat::solver::{Answer, SolverKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rustsat::instances::Cnf;
+use rustsat::types::Lit;
 
 const STATES: usize = 3_000_000;
 
@@ -275,4 +280,203 @@ fn the_listed_starts_are_every_optimal_choice() {
         compared += 1;
     }
     assert!(several >= 15, "only {several} puzzles had several optimal starts");
+}
+
+/// Every knight's square at every time of a route.
+type Squares = Vec<Vec<usize>>;
+
+/// Every route of exactly `steps` time steps that touches the targets, found by depth-first
+/// search with the rules oracle, with the choices the encoding makes for interchangeable
+/// knights (identical candidate starts: in increasing order of square) and, with
+/// `canonical`, for consecutive commuting jumps (a lower knight may follow a higher one only by
+/// landing where it stood); `None` past `limit` routes. Several knights moving together may all
+/// wait in a step, as the formula allows (such a step only wastes time).
+fn routes(
+    puzzle: &TourPuzzle,
+    steps: usize,
+    canonical: bool,
+    limit: usize,
+) -> Option<std::collections::BTreeSet<Squares>> {
+    let board = &puzzle.board;
+    let safe = safe_squares(board, &puzzle.attackers);
+    let jumps: Vec<Vec<usize>> = (0..board.area())
+        .map(|s| {
+            reach(board, PieceKind::Knight, Action::Move, Square(s as u16), PawnDirection::Up)
+                .into_iter()
+                .map(|(to, _)| to.index())
+                .filter(|&to| safe[to] && safe[s])
+                .collect()
+        })
+        .collect();
+    let n = puzzle.knights.len();
+    let together = puzzle.objective == TourObjective::Steps;
+    let canonical = canonical && n > 1 && !together && puzzle.order == VisitOrder::Any;
+    let done = |route: &Squares| match puzzle.order {
+        VisitOrder::Any => puzzle.targets.iter().all(|t| route.iter().any(|now| now.contains(&t.index()))),
+        VisitOrder::Listed => {
+            let mut next = 0;
+            for now in route {
+                while next < puzzle.targets.len() && now.contains(&puzzle.targets[next].index()) {
+                    next += 1;
+                }
+            }
+            next == puzzle.targets.len()
+        }
+    };
+    // Every start: distinct safe candidates, interchangeable knights in increasing order.
+    let mut starts: Vec<Vec<usize>> = vec![Vec::new()];
+    for (k, knight) in puzzle.knights.iter().enumerate() {
+        let ordered = k > 0 && puzzle.knights[k - 1] == *knight && knight.candidates().len() >= 2;
+        starts = starts
+            .into_iter()
+            .flat_map(|start| {
+                let free: Vec<usize> = knight
+                    .candidates()
+                    .iter()
+                    .map(|s| s.index())
+                    .filter(|&s| safe[s] && !start.contains(&s) && !(ordered && start[k - 1] >= s))
+                    .collect();
+                free.into_iter().map(move |s| [start.clone(), vec![s]].concat())
+            })
+            .collect();
+    }
+    // Each step: every knight stays or jumps (several knights), exactly one jumps (one at a
+    // time), the lone knight always jumps; the knights end on distinct squares.
+    let successors = |now: &Vec<usize>| -> Vec<Vec<usize>> {
+        let mut out: Vec<Vec<usize>> = vec![Vec::new()];
+        for &square in now {
+            let options: Vec<usize> = std::iter::once(square).chain(jumps[square].iter().copied()).collect();
+            out = out.into_iter().flat_map(|o| options.iter().map(move |&s| [o.clone(), vec![s]].concat())).collect();
+        }
+        out.retain(|after| {
+            let moved = after.iter().zip(now).filter(|(a, b)| a != b).count();
+            let distinct = after.iter().enumerate().all(|(i, s)| !after[..i].contains(s));
+            distinct && if together && n > 1 { true } else { moved == 1 }
+        });
+        out
+    };
+    let mut found = std::collections::BTreeSet::new();
+    let mut stack: Vec<Squares> = starts.into_iter().map(|s| vec![s]).collect();
+    let mut budget = 200_000;
+    while let Some(route) = stack.pop() {
+        budget -= 1;
+        if budget == 0 {
+            return None;
+        }
+        // No route when more targets are untouched than the knights can step on in time.
+        let untouched = puzzle.targets.iter().filter(|t| !route.iter().any(|now| now.contains(&t.index()))).count();
+        if untouched > (steps + 1 - route.len()) * n {
+            continue;
+        }
+        if route.len() == steps + 1 {
+            if done(&route) {
+                found.insert(route);
+                if found.len() > limit {
+                    return None;
+                }
+            }
+            continue;
+        }
+        let now = route.last().unwrap();
+        for after in successors(now) {
+            if canonical && route.len() >= 2 {
+                let before = &route[route.len() - 2];
+                let b = (0..n).find(|&k| before[k] != now[k]).expect("one knight jumped");
+                let a = (0..n).find(|&k| now[k] != after[k]).expect("one knight jumps");
+                if a < b && after[a] != before[b] {
+                    continue;
+                }
+            }
+            stack.push([route.clone(), vec![after]].concat());
+        }
+    }
+    Some(found)
+}
+
+/// The routes that satisfy the formula of `steps` time steps, one per model (told apart by the
+/// knights' squares); `None` past `limit`.
+fn models(
+    puzzle: &TourPuzzle,
+    options: TourOptions,
+    steps: usize,
+    limit: usize,
+) -> Option<std::collections::BTreeSet<Squares>> {
+    let mut cnf = Cnf::new();
+    let mut encoding = TourEncoding::new(puzzle, options, &mut cnf);
+    for _ in 0..steps {
+        encoding.extend(&mut cnf);
+    }
+    let switch = encoding.goal_switch(steps, &mut cnf);
+    let mut solver = SolverKind::Varisat.create().unwrap();
+    for clause in cnf.iter() {
+        solver.add_clause(&clause.iter().copied().collect::<Vec<_>>()).unwrap();
+    }
+    let squares: Vec<Square> = puzzle.board.squares().collect();
+    let mut found = std::collections::BTreeSet::new();
+    while solver.solve(&[switch]).unwrap() == Answer::Sat {
+        let (mut route, mut block) = (Vec::new(), Vec::new());
+        for t in 0..=steps {
+            let mut now = Vec::new();
+            for k in 0..puzzle.knights.len() {
+                let on: Vec<(Square, Lit)> = squares
+                    .iter()
+                    .filter_map(|&s| encoding.position(t, k, s).map(|lit| (s, lit)))
+                    .filter(|&(_, lit)| solver.value(lit))
+                    .collect();
+                assert_eq!(on.len(), 1, "knight {k} stands on one square at time {t}");
+                now.push(on[0].0.index());
+                block.push(!on[0].1);
+            }
+            route.push(now);
+        }
+        assert!(found.insert(route), "a route found twice");
+        if found.len() > limit {
+            return None;
+        }
+        solver.add_clause(&block).unwrap();
+    }
+    Some(found)
+}
+
+/// The formula of a horizon has exactly one model for each route of that many time steps
+/// that touches the targets (with the encoding's order for interchangeable knights and, where
+/// asked, for commuting jumps): the whole set of routes, at the optimum and up to two steps
+/// past it, against a depth-first search with the rules oracle, for one, two and three knights
+/// with each objective and order. The redundant families (distance, count and colour bounds)
+/// must remove no route; a dropped or misapplied rule shows here even where the optimum does
+/// not move.
+#[test]
+fn the_formula_has_one_model_per_route() {
+    const LIMIT: usize = 300;
+    let mut rng = ChaCha8Rng::seed_from_u64(0x6d6f_6465_6c73);
+    let (mut compared, mut non_empty, mut sorted, mut together) = (0, 0, 0, 0);
+    while compared < 150 {
+        let knights = rng.random_range(1..=3);
+        let objective = [TourObjective::Moves, TourObjective::Steps, TourObjective::Feasible][rng.random_range(0..3)];
+        let Some(puzzle) = random_puzzle(&mut rng, knights, objective) else { continue };
+        let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
+        let least = if objective == TourObjective::Steps { optimum.steps } else { optimum.moves };
+        let steps = least + rng.random_range(0..=2);
+        if steps > 9 {
+            continue;
+        }
+        let options = TourOptions {
+            at_most_one: [AtMostOne::Ladder, AtMostOne::Pairwise, AtMostOne::Commander][rng.random_range(0..3)],
+            distance_to_go: rng.random_bool(0.7),
+            count_to_go: rng.random_bool(0.7),
+            colour_count: rng.random_bool(0.7),
+            canonical_order: rng.random_bool(0.7),
+        };
+        let Some(expected) = routes(&puzzle, steps, options.canonical_order, LIMIT) else { continue };
+        let found = models(&puzzle, options, steps, LIMIT).expect("no more models than routes");
+        assert_eq!(found, expected, "{steps} steps, {options:?}:\n{puzzle:?}");
+        non_empty += usize::from(!expected.is_empty());
+        if options.canonical_order && routes(&puzzle, steps, false, usize::MAX) != Some(expected.clone()) {
+            sorted += 1;
+        }
+        together += usize::from(knights > 1 && objective == TourObjective::Steps && !expected.is_empty());
+        compared += 1;
+    }
+    eprintln!("{compared} formulas: {non_empty} with routes, {sorted} pruned by the order, {together} moving together");
+    assert!(non_empty >= 100 && sorted >= 10 && together >= 10, "too few cases that tell");
 }
