@@ -11,10 +11,12 @@ use knights_sat::encodings::geometry::{move_steps, Board, PawnDirection, Piece, 
 use knights_sat::encodings::ground_truth::exchange::{shortest_exchange, shortest_route};
 use knights_sat::encodings::ground_truth::rules::{path, reach, Action};
 use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
-use knights_sat::solver::{Answer, SolverKind};
+use knights_sat::solver::SolverKind;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustsat::instances::Cnf;
+
+mod common;
 
 const INSTANCES: usize = 240;
 const SEED: u64 = 0x006b_6e69_6768_7473;
@@ -420,35 +422,21 @@ fn models(
     limit: usize,
 ) -> Option<std::collections::BTreeSet<Vec<Step>>> {
     let mut cnf = Cnf::new();
-    let mut encoding = ExchangeEncoding::new(puzzle, options, &mut cnf);
-    for _ in 0..moves {
-        encoding.extend(&mut cnf);
-    }
-    let switch = encoding.goal_switch(moves, &mut cnf);
-    let mut solver = SolverKind::Varisat.create().unwrap();
-    for clause in cnf.iter() {
-        solver.add_clause(&clause.iter().copied().collect::<Vec<_>>()).unwrap();
-    }
-    let mut found = std::collections::BTreeSet::new();
-    while solver.solve(&[switch]).unwrap() == Answer::Sat {
+    let encoding = ExchangeEncoding::new(puzzle, options, &mut cnf);
+    common::formula::routes_of(encoding, cnf, moves, limit, |encoding, solver| {
         let route = encoding.decode(moves, |lit| solver.value(lit));
         assert_eq!(route.len(), moves, "one move per step: {route:?}");
         let steps = route.iter().map(|m| (m.piece.side, m.piece.kind.letter(), m.from.index(), m.to.index()));
-        assert!(found.insert(steps.collect()), "a route found twice: {route:?}");
-        if found.len() > limit {
-            return None;
-        }
-        let mut block = Vec::new();
+        let mut positions = Vec::new();
         for t in 1..=moves {
             for g in 0..encoding.n_groups() {
                 for c in 0..encoding.n_cells() {
-                    block.extend(encoding.occupancy(t, g, c).filter(|&lit| solver.value(lit)).map(|lit| !lit));
+                    positions.extend(encoding.occupancy(t, g, c).filter(|&lit| solver.value(lit)));
                 }
             }
         }
-        solver.add_clause(&block).unwrap();
-    }
-    Some(found)
+        (steps.collect(), positions)
+    })
 }
 
 /// The formula of a horizon has exactly one model for each route of that many moves that

@@ -5,16 +5,17 @@
 use knights_sat::driver::{solve_tour, Outcome, Solution, Status, TourSearch};
 use knights_sat::encodings::check::replay_tour;
 use knights_sat::encodings::encode::tour::{TourEncoding, TourOptions};
-use knights_sat::encodings::encode::{AtMostOne, HorizonEncoding};
+use knights_sat::encodings::encode::AtMostOne;
 use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
 use knights_sat::encodings::ground_truth::rules::{reach, safe_squares, Action};
 use knights_sat::encodings::ground_truth::tour::{optimal_tour, TourOptimum};
 use knights_sat::encodings::puzzle::tour::{KnightStart, TourObjective, TourPuzzle, VisitOrder};
-use knights_sat::solver::{Answer, SolverKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustsat::instances::Cnf;
 use rustsat::types::Lit;
+
+mod common;
 
 const STATES: usize = 3_000_000;
 
@@ -402,19 +403,10 @@ fn models(
     limit: usize,
 ) -> Option<std::collections::BTreeSet<Squares>> {
     let mut cnf = Cnf::new();
-    let mut encoding = TourEncoding::new(puzzle, options, &mut cnf);
-    for _ in 0..steps {
-        encoding.extend(&mut cnf);
-    }
-    let switch = encoding.goal_switch(steps, &mut cnf);
-    let mut solver = SolverKind::Varisat.create().unwrap();
-    for clause in cnf.iter() {
-        solver.add_clause(&clause.iter().copied().collect::<Vec<_>>()).unwrap();
-    }
+    let encoding = TourEncoding::new(puzzle, options, &mut cnf);
     let squares: Vec<Square> = puzzle.board.squares().collect();
-    let mut found = std::collections::BTreeSet::new();
-    while solver.solve(&[switch]).unwrap() == Answer::Sat {
-        let (mut route, mut block) = (Vec::new(), Vec::new());
+    common::formula::routes_of(encoding, cnf, steps, limit, |encoding, solver| {
+        let (mut route, mut positions) = (Vec::new(), Vec::new());
         for t in 0..=steps {
             let mut now = Vec::new();
             for k in 0..puzzle.knights.len() {
@@ -425,17 +417,12 @@ fn models(
                     .collect();
                 assert_eq!(on.len(), 1, "knight {k} stands on one square at time {t}");
                 now.push(on[0].0.index());
-                block.push(!on[0].1);
+                positions.push(on[0].1);
             }
             route.push(now);
         }
-        assert!(found.insert(route), "a route found twice");
-        if found.len() > limit {
-            return None;
-        }
-        solver.add_clause(&block).unwrap();
-    }
-    Some(found)
+        (route, positions)
+    })
 }
 
 /// The formula of a horizon has exactly one model for each route of that many time steps

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod formula;
 pub mod random;
 
 use std::path::PathBuf;

@@ -1,0 +1,41 @@
+//! The models of a horizon formula, enumerated: the routes it allows, one per model.
+
+use std::collections::BTreeSet;
+
+use knights_sat::encodings::encode::HorizonEncoding;
+use knights_sat::solver::{Answer, SatSolver, SolverKind};
+use rustsat::instances::Cnf;
+use rustsat::types::Lit;
+
+/// Extends `encoding` (whose first clauses are in `cnf`) to `steps` steps, asks for the goal at
+/// `steps`, and reads every model with `read`, which gives the route and the literals that tell
+/// it apart (the model's route is then blocked by their negations); `None` past `limit`
+/// routes. A route read twice fails the test: the blocking literals did not tell it apart.
+pub fn routes_of<E: HorizonEncoding, R: Ord + std::fmt::Debug>(
+    mut encoding: E,
+    mut cnf: Cnf,
+    steps: usize,
+    limit: usize,
+    read: impl Fn(&E, &dyn SatSolver) -> (R, Vec<Lit>),
+) -> Option<BTreeSet<R>> {
+    for _ in 0..steps {
+        encoding.extend(&mut cnf);
+    }
+    let switch = encoding.goal_switch(steps, &mut cnf);
+    let mut solver = SolverKind::Varisat.create().unwrap();
+    for clause in cnf.iter() {
+        solver.add_clause(&clause.iter().copied().collect::<Vec<_>>()).unwrap();
+    }
+    let mut found = BTreeSet::new();
+    while solver.solve(&[switch]).unwrap() == Answer::Sat {
+        let (route, true_lits) = read(&encoding, solver.as_ref());
+        let block: Vec<Lit> = true_lits.iter().map(|&lit| !lit).collect();
+        assert!(!found.contains(&route), "a route found twice: {route:?}");
+        found.insert(route);
+        if found.len() > limit {
+            return None;
+        }
+        solver.add_clause(&block).unwrap();
+    }
+    Some(found)
+}
