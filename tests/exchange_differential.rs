@@ -8,7 +8,7 @@ use knights_sat::encodings::check::replay_exchange;
 use knights_sat::encodings::encode::exchange::ExchangeOptions;
 use knights_sat::encodings::encode::{AtMostOne, ExchangeEncoding, HorizonEncoding};
 use knights_sat::encodings::geometry::{move_steps, Board, PawnDirection, Piece, PieceKind, Square};
-use knights_sat::encodings::ground_truth::exchange::{shortest_exchange, shortest_route};
+use knights_sat::encodings::ground_truth::exchange::{positions_after, shortest_exchange, shortest_route};
 use knights_sat::encodings::ground_truth::rules::{path, reach, Action};
 use knights_sat::encodings::puzzle::{ExchangePuzzle, Position, Side};
 use knights_sat::solver::SolverKind;
@@ -482,4 +482,75 @@ fn the_formula_has_one_model_per_allowed_route() {
         "{compared} formulas: {non_empty} with routes; undo pruned {pruned_by_undo}, order pruned {pruned_by_order}"
     );
     assert!(non_empty >= 100 && pruned_by_undo >= 20 && pruned_by_order >= 20, "too few cases that tell");
+}
+
+/// Fewest moves from `from` to a goal square of `piece`'s group on the empty board, by the
+/// rules oracle (`None`: none is reachable).
+fn to_nearest_goal(puzzle: &ExchangePuzzle, piece: Piece, from: Square) -> Option<usize> {
+    let goals: Vec<usize> = puzzle.goal.pieces().filter(|p| p.1 == piece).map(|p| p.0.index()).collect();
+    let mut distance = vec![None; puzzle.board.area()];
+    distance[from.index()] = Some(0);
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(square) = queue.pop_front() {
+        let d = distance[square.index()].unwrap();
+        if goals.contains(&square.index()) {
+            return Some(d);
+        }
+        for (to, _) in reach(&puzzle.board, piece.kind, Action::Move, square, puzzle.pawns(piece)) {
+            if distance[to.index()].is_none() {
+                distance[to.index()] = Some(d + 1);
+                queue.push_back(to);
+            }
+        }
+    }
+    None
+}
+
+/// The distance sum is a redundant family: it removes no route (the formula test above), and
+/// it must cut off by unit propagation alone a position from which each piece could reach a
+/// goal square in the moves left but not all of them together. Such positions, reached in
+/// `t` moves on the way to a horizon of `T`, are looked for on random puzzles.
+#[test]
+fn the_distance_sum_cuts_off_hopeless_positions_by_propagation() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x6469_7374);
+    let (mut checked, mut puzzles) = (0, 0);
+    while puzzles < 60 {
+        let (puzzle, _) = random_puzzle(&mut rng);
+        let Ok(Some(shortest)) = shortest_exchange(&puzzle, 3_000) else { continue };
+        if shortest < 2 {
+            continue;
+        }
+        let horizon = (shortest + rng.random_range(0..=2)).min(8);
+        let options = ExchangeOptions { distance_sum: true, ..ExchangeOptions::default() };
+        let mut cnf = Cnf::new();
+        let mut encoding = ExchangeEncoding::new(&puzzle, options, &mut cnf);
+        for _ in 0..horizon {
+            encoding.extend(&mut cnf);
+        }
+        let switch = encoding.goal_switch(horizon, &mut cnf);
+        puzzles += 1;
+        for t in 1..horizon {
+            let left = horizon - t;
+            let Ok(layer) = positions_after(&puzzle, t, 2_000) else { break };
+            for position in layer.iter().take(40) {
+                let distances: Option<Vec<usize>> =
+                    position.pieces().map(|(square, piece)| to_nearest_goal(&puzzle, piece, square)).collect();
+                let Some(distances) = distances else { continue };
+                if distances.iter().any(|&d| d > left) || distances.iter().sum::<usize>() <= left {
+                    continue;
+                }
+                let mut assumptions = vec![switch];
+                for (g, c) in encoding.cells_of(position) {
+                    assumptions.push(encoding.occupancy(t, g, c).expect("a square reached in t moves has a literal"));
+                }
+                assert!(
+                    common::formula::propagates_to_conflict(&cnf, &assumptions),
+                    "distances {distances:?} with {left} moves left at time {t} of {horizon}, not cut off:\n{puzzle:?}\n{position:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("{checked} hopeless positions cut off by propagation in {puzzles} puzzles");
+    assert!(checked >= 100, "only {checked} positions where the sum alone tells");
 }

@@ -39,3 +39,56 @@ pub fn routes_of<E: HorizonEncoding, R: Ord + std::fmt::Debug>(
     }
     Some(found)
 }
+
+/// Whether unit propagation alone, from `assumptions`, runs `cnf` into a conflict: how a
+/// redundant family of clauses is meant to cut a hopeless partial route off at once.
+pub fn propagates_to_conflict(cnf: &Cnf, assumptions: &[Lit]) -> bool {
+    let mut value: std::collections::HashMap<rustsat::types::Var, bool> = Default::default();
+    let lit_value = |value: &std::collections::HashMap<rustsat::types::Var, bool>, lit: Lit| {
+        value.get(&lit.var()).map(|&v| v != lit.is_neg())
+    };
+    for &lit in assumptions {
+        match lit_value(&value, lit) {
+            Some(false) => return true,
+            Some(true) => {}
+            None => {
+                value.insert(lit.var(), lit.is_pos());
+            }
+        }
+    }
+    loop {
+        let mut changed = false;
+        for clause in cnf.iter() {
+            let mut open = None;
+            let mut open_count = 0;
+            let mut satisfied = false;
+            for &lit in clause.iter() {
+                match lit_value(&value, lit) {
+                    Some(true) => {
+                        satisfied = true;
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        open_count += 1;
+                        open = Some(lit);
+                    }
+                }
+            }
+            if satisfied {
+                continue;
+            }
+            match (open_count, open) {
+                (0, _) => return true,
+                (1, Some(lit)) => {
+                    value.insert(lit.var(), lit.is_pos());
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return false;
+        }
+    }
+}
