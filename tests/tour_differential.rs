@@ -5,7 +5,7 @@
 use knights_sat::driver::{solve_tour, Outcome, Solution, Status, TourSearch};
 use knights_sat::encodings::check::replay_tour;
 use knights_sat::encodings::encode::tour::{TourEncoding, TourOptions};
-use knights_sat::encodings::encode::AtMostOne;
+use knights_sat::encodings::encode::{AtMostOne, HorizonEncoding};
 use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
 use knights_sat::encodings::ground_truth::rules::{reach, safe_squares, Action};
 use knights_sat::encodings::ground_truth::tour::{optimal_tour, TourOptimum};
@@ -286,6 +286,22 @@ fn the_listed_starts_are_every_optimal_choice() {
 /// Every knight's square at every time of a route.
 type Squares = Vec<Vec<usize>>;
 
+/// The safe squares of `puzzle` and the knight's jumps between them, by the rules oracle.
+fn safe_jumps(puzzle: &TourPuzzle) -> (Vec<bool>, Vec<Vec<usize>>) {
+    let board = &puzzle.board;
+    let safe = safe_squares(board, &puzzle.attackers);
+    let jumps = (0..board.area())
+        .map(|s| {
+            reach(board, PieceKind::Knight, Action::Move, Square(s as u16), PawnDirection::Up)
+                .into_iter()
+                .map(|(to, _)| to.index())
+                .filter(|&to| safe[to] && safe[s])
+                .collect()
+        })
+        .collect();
+    (safe, jumps)
+}
+
 /// Every route of exactly `steps` time steps that touches the targets, found by depth-first
 /// search with the rules oracle, with the choices the encoding makes for interchangeable
 /// knights (identical candidate starts: in increasing order of square) and, with
@@ -298,17 +314,7 @@ fn routes(
     canonical: bool,
     limit: usize,
 ) -> Option<std::collections::BTreeSet<Squares>> {
-    let board = &puzzle.board;
-    let safe = safe_squares(board, &puzzle.attackers);
-    let jumps: Vec<Vec<usize>> = (0..board.area())
-        .map(|s| {
-            reach(board, PieceKind::Knight, Action::Move, Square(s as u16), PawnDirection::Up)
-                .into_iter()
-                .map(|(to, _)| to.index())
-                .filter(|&to| safe[to] && safe[s])
-                .collect()
-        })
-        .collect();
+    let (safe, jumps) = safe_jumps(puzzle);
     let n = puzzle.knights.len();
     let together = puzzle.objective == TourObjective::Steps;
     let canonical = canonical && n > 1 && !together && puzzle.order == VisitOrder::Any;
@@ -466,4 +472,154 @@ fn the_formula_has_one_model_per_route() {
     }
     eprintln!("{compared} formulas: {non_empty} with routes, {sorted} pruned by the order, {together} moving together");
     assert!(non_empty >= 100 && sorted >= 10 && together >= 10, "too few cases that tell");
+}
+
+/// Fewest jumps over safe squares from `from` to `to` (`None`: unreachable).
+fn jumps_between(jumps: &[Vec<usize>], from: usize, to: usize) -> Option<usize> {
+    let mut distance = vec![None; jumps.len()];
+    distance[from] = Some(0);
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(square) = queue.pop_front() {
+        let d = distance[square].unwrap();
+        if square == to {
+            return Some(d);
+        }
+        for &next in &jumps[square] {
+            if distance[next].is_none() {
+                distance[next] = Some(d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+/// The redundant families of a tour (distance to go, count to go, by colour or not) remove no
+/// route (the formula test above) and must cut off by unit propagation alone a legal partial
+/// route that they declare hopeless: an untouched target beyond every knight's reach in the
+/// steps left; more untouched targets than the jumps left can touch; more of one colour than the
+/// jumps left can land on. Partial routes are random walks on random puzzles (targets in any
+/// order), and each must stand without the goal switch, so that the conflict is the families'.
+/// (With the route fixed up to time `t`, a target out of reach is also found by propagating
+/// through the later layers, so the count families are what this test tells apart: a count
+/// bound turned off fails it; the distance family turned off does not.)
+#[test]
+fn the_redundant_families_cut_off_hopeless_partial_routes_by_propagation() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x686f_7065);
+    let mut cut = [0usize; 3];
+    let mut samples = 0;
+    while samples < 2_000 {
+        let knights = rng.random_range(1..=2);
+        let objective = [TourObjective::Moves, TourObjective::Steps][rng.random_range(0..2)];
+        let Some(puzzle) = random_puzzle(&mut rng, knights, objective) else { continue };
+        if puzzle.order != VisitOrder::Any || puzzle.targets.len() < 2 {
+            continue;
+        }
+        let (safe, jumps) = safe_jumps(&puzzle);
+        let together = objective == TourObjective::Steps && knights > 1;
+        let options = TourOptions {
+            distance_to_go: rng.random_bool(0.7),
+            count_to_go: rng.random_bool(0.7),
+            colour_count: rng.random_bool(0.5),
+            canonical_order: false,
+            ..TourOptions::default()
+        };
+        let horizon = rng.random_range(2..=8);
+        let mut cnf = Cnf::new();
+        let mut encoding = TourEncoding::new(&puzzle, options, &mut cnf);
+        for _ in 0..horizon {
+            encoding.extend(&mut cnf);
+        }
+        let switch = encoding.goal_switch(horizon, &mut cnf);
+        // A random start (interchangeable knights in increasing order) and walk.
+        let mut now: Vec<usize> = Vec::new();
+        for (k, knight) in puzzle.knights.iter().enumerate() {
+            let free: Vec<usize> =
+                knight.candidates().iter().map(|s| s.index()).filter(|&s| safe[s] && !now.contains(&s)).collect();
+            if free.is_empty() {
+                break;
+            }
+            let square = free[rng.random_range(0..free.len())];
+            if k > 0 && puzzle.knights[k - 1] == *knight && knight.candidates().len() >= 2 && now[k - 1] > square {
+                now.insert(k - 1, square);
+            } else {
+                now.push(square);
+            }
+        }
+        if now.len() < knights {
+            continue;
+        }
+        let t = rng.random_range(0..horizon);
+        let mut route = vec![now.clone()];
+        for _ in 0..t {
+            let movers: Vec<usize> = if together {
+                (0..knights).filter(|_| rng.random_bool(0.6)).collect()
+            } else {
+                vec![rng.random_range(0..knights)]
+            };
+            for k in movers {
+                let free: Vec<usize> = jumps[now[k]].iter().copied().filter(|s| !now.contains(s)).collect();
+                if !free.is_empty() {
+                    now[k] = free[rng.random_range(0..free.len())];
+                }
+            }
+            if !together && route.last() == Some(&now) {
+                break;
+            }
+            route.push(now.clone());
+        }
+        // The route must go on to the horizon: some knight can jump (and jump back), or the
+        // knights move together and may all wait.
+        let stuck = (0..knights).all(|k| jumps[now[k]].iter().all(|s| now.contains(s)));
+        if route.len() != t + 1 || (stuck && !together) {
+            continue;
+        }
+        samples += 1;
+        let mut prefix = Vec::new();
+        for (time, squares) in route.iter().enumerate() {
+            for (k, &square) in squares.iter().enumerate() {
+                prefix.push(encoding.position(time, k, Square(square as u16)).expect("a square the knight reached"));
+            }
+        }
+        assert!(!common::formula::propagates_to_conflict(&cnf, &prefix), "a legal partial route conflicts: {route:?}");
+        // What the families know at time t.
+        let left = horizon - t;
+        let untouched: Vec<Square> =
+            puzzle.targets.iter().copied().filter(|s| !route.iter().any(|now| now.contains(&s.index()))).collect();
+        let colour = |s: usize| (s % puzzle.board.width() + s / puzzle.board.width()) % 2;
+        let far = untouched.iter().any(|target| {
+            now.iter().all(|&square| jumps_between(&jumps, square, target.index()).is_none_or(|d| d > left))
+        });
+        let per_step = if together { knights } else { 1 };
+        let too_many = untouched.len() > left * per_step;
+        let too_many_of_a_colour = (0..2).any(|class| {
+            let of_class = untouched.iter().filter(|s| colour(s.index()) == class).count();
+            let on_class = now.iter().filter(|&&s| colour(s) == class).count();
+            match (knights, together) {
+                // A lone knight lands on `class` at the times its colour is `class`.
+                (1, _) => of_class > (t + 1..=horizon).filter(|s| (colour(route[0][0]) + s) % 2 == class).count(),
+                (_, false) => 2 * of_class + on_class > left + knights,
+                (_, true) if left % 2 == 0 => of_class > knights * left / 2,
+                (_, true) => of_class + on_class > knights * (left + 1) / 2,
+            }
+        });
+        let families = [
+            options.distance_to_go && far,
+            options.count_to_go && !options.colour_count && too_many,
+            options.count_to_go && options.colour_count && too_many_of_a_colour,
+        ];
+        if families.iter().any(|&f| f) {
+            let mut assumptions = prefix.clone();
+            assumptions.push(switch);
+            assert!(
+                common::formula::propagates_to_conflict(&cnf, &assumptions),
+                "{families:?} at time {t} of {horizon}, {options:?}, route {route:?}, not cut off:\n{puzzle:?}"
+            );
+            for (count, family) in cut.iter_mut().zip(families) {
+                *count += usize::from(family);
+            }
+        }
+    }
+    eprintln!("{samples} partial routes; cut off by distance {}, count {}, colour count {}", cut[0], cut[1], cut[2]);
+    assert!(cut.iter().all(|&c| c >= 30), "too few partial routes that a family alone declares hopeless: {cut:?}");
 }

@@ -1,11 +1,11 @@
 //! The models of a horizon formula, enumerated: the routes it allows, one per model.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use knights_sat::encodings::encode::HorizonEncoding;
 use knights_sat::solver::{Answer, SatSolver, SolverKind};
 use rustsat::instances::Cnf;
-use rustsat::types::Lit;
+use rustsat::types::{Lit, Var};
 
 /// Extends `encoding` (whose first clauses are in `cnf`) to `steps` steps, asks for the goal at
 /// `steps`, and reads every model with `read`, which gives the route and the literals that tell
@@ -40,16 +40,14 @@ pub fn routes_of<E: HorizonEncoding, R: Ord + std::fmt::Debug>(
     Some(found)
 }
 
-/// Whether unit propagation alone, from `assumptions`, runs `cnf` into a conflict: how a
-/// redundant family of clauses is meant to cut a hopeless partial route off at once.
-pub fn propagates_to_conflict(cnf: &Cnf, assumptions: &[Lit]) -> bool {
-    let mut value: std::collections::HashMap<rustsat::types::Var, bool> = Default::default();
-    let lit_value = |value: &std::collections::HashMap<rustsat::types::Var, bool>, lit: Lit| {
-        value.get(&lit.var()).map(|&v| v != lit.is_neg())
-    };
+/// What unit propagation alone derives from `assumptions` in `cnf`: the value of every variable
+/// it sets, or `None` if it runs into a conflict.
+pub fn propagate(cnf: &Cnf, assumptions: &[Lit]) -> Option<HashMap<Var, bool>> {
+    let mut value: HashMap<Var, bool> = HashMap::new();
+    let lit_value = |value: &HashMap<Var, bool>, lit: Lit| value.get(&lit.var()).map(|&v| v != lit.is_neg());
     for &lit in assumptions {
         match lit_value(&value, lit) {
-            Some(false) => return true,
+            Some(false) => return None,
             Some(true) => {}
             None => {
                 value.insert(lit.var(), lit.is_pos());
@@ -79,7 +77,7 @@ pub fn propagates_to_conflict(cnf: &Cnf, assumptions: &[Lit]) -> bool {
                 continue;
             }
             match (open_count, open) {
-                (0, _) => return true,
+                (0, _) => return None,
                 (1, Some(lit)) => {
                     value.insert(lit.var(), lit.is_pos());
                     changed = true;
@@ -88,7 +86,13 @@ pub fn propagates_to_conflict(cnf: &Cnf, assumptions: &[Lit]) -> bool {
             }
         }
         if !changed {
-            return false;
+            return Some(value);
         }
     }
+}
+
+/// Whether unit propagation alone, from `assumptions`, runs `cnf` into a conflict: how a
+/// redundant family of clauses is meant to cut a hopeless partial route off at once.
+pub fn propagates_to_conflict(cnf: &Cnf, assumptions: &[Lit]) -> bool {
+    propagate(cnf, assumptions).is_none()
 }
