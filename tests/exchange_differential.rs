@@ -508,12 +508,13 @@ fn to_nearest_goal(puzzle: &ExchangePuzzle, piece: Piece, from: Square) -> Optio
 
 /// The distance sum is a redundant family: it removes no route (the formula test above), and
 /// it must cut off by unit propagation alone a position from which each piece could reach a
-/// goal square in the moves left but not all of them together. Such positions, reached in
+/// goal square in the moves left but not all of them together; a position with one piece too
+/// far is cut off with the sum or without it (by the goal switch's exclusions). Such positions, reached in
 /// `t` moves on the way to a horizon of `T`, are looked for on random puzzles.
 #[test]
 fn the_distance_sum_cuts_off_hopeless_positions_by_propagation() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x6469_7374);
-    let (mut checked, mut puzzles) = (0, 0);
+    let (mut by_sum, mut by_piece, mut puzzles) = (0, 0, 0);
     while puzzles < 60 {
         let (puzzle, _) = random_puzzle(&mut rng);
         let Ok(Some(shortest)) = shortest_exchange(&puzzle, 3_000) else { continue };
@@ -521,7 +522,7 @@ fn the_distance_sum_cuts_off_hopeless_positions_by_propagation() {
             continue;
         }
         let horizon = (shortest + rng.random_range(0..=2)).min(8);
-        let options = ExchangeOptions { distance_sum: true, ..ExchangeOptions::default() };
+        let options = ExchangeOptions { distance_sum: rng.random_bool(0.7), ..ExchangeOptions::default() };
         let mut cnf = Cnf::new();
         let mut encoding = ExchangeEncoding::new(&puzzle, options, &mut cnf);
         for _ in 0..horizon {
@@ -536,7 +537,11 @@ fn the_distance_sum_cuts_off_hopeless_positions_by_propagation() {
                 let distances: Option<Vec<usize>> =
                     position.pieces().map(|(square, piece)| to_nearest_goal(&puzzle, piece, square)).collect();
                 let Some(distances) = distances else { continue };
-                if distances.iter().any(|&d| d > left) || distances.iter().sum::<usize>() <= left {
+                // One piece too far is cut off by the goal switch itself; all fitting alone but
+                // not together, by the sum.
+                let too_far = distances.iter().any(|&d| d > left);
+                let sum_only = !too_far && distances.iter().sum::<usize>() > left;
+                if !(too_far || sum_only && options.distance_sum) {
                     continue;
                 }
                 let mut assumptions = vec![switch];
@@ -545,14 +550,19 @@ fn the_distance_sum_cuts_off_hopeless_positions_by_propagation() {
                 }
                 assert!(
                     common::formula::propagates_to_conflict(&cnf, &assumptions),
-                    "distances {distances:?} with {left} moves left at time {t} of {horizon}, not cut off:\n{puzzle:?}\n{position:?}"
+                    "distances {distances:?} with {left} moves left at time {t} of {horizon}, {options:?}, \
+                     not cut off:\n{puzzle:?}\n{position:?}"
                 );
-                checked += 1;
+                by_piece += usize::from(too_far);
+                by_sum += usize::from(sum_only);
             }
         }
     }
-    eprintln!("{checked} hopeless positions cut off by propagation in {puzzles} puzzles");
-    assert!(checked >= 100, "only {checked} positions where the sum alone tells");
+    eprintln!("hopeless positions cut off by propagation in {puzzles} puzzles: {by_sum} by the sum alone, {by_piece} with a piece too far");
+    assert!(
+        by_sum >= 100 && by_piece >= 100,
+        "too few positions that tell: {by_sum} by the sum, {by_piece} by a piece"
+    );
 }
 
 /// The size a step is refused by is estimated before the step is built ([`HorizonEncoding::
