@@ -16,7 +16,7 @@ use common::random::random_placement;
 
 use knights_sat::certify::{
     certify, certify_with, check, colour_argument, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument,
-    ProofCompression,
+    ProofCompression, Refuter,
 };
 use knights_sat::driver::{
     placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Solution, Status, Strategy,
@@ -36,15 +36,31 @@ use rand_chacha::ChaCha8Rng;
 
 const SEED: u64 = 0x0063_6572_7469_6679;
 
-/// Proves `assignment` optimal for `model` and checks the proof with VeriPB.
-fn certify_and_check(model: &LinearModel, assignment: &[bool], dir: &Path, colour: Option<&ColourArgument>) -> Bounds {
+/// The refuter of the `i`-th puzzle of a test: CaDiCaL and varisat in turn, so that both
+/// traces are checked.
+fn refuter(i: usize) -> Refuter {
+    if i % 2 == 0 {
+        Refuter::Cadical
+    } else {
+        Refuter::Varisat
+    }
+}
+
+/// Proves `assignment` optimal for `model` by `refuter` and checks the proof with VeriPB.
+fn certify_and_check(
+    model: &LinearModel,
+    assignment: &[bool],
+    dir: &Path,
+    colour: Option<&ColourArgument>,
+    refuter: Refuter,
+) -> Bounds {
     std::fs::create_dir_all(dir).unwrap();
     let (opb, pbp) = (dir.join("model.opb"), dir.join("proof.pbp"));
     let mut text = Vec::new();
     write_opb(model, &mut text).unwrap();
     std::fs::write(&opb, text).unwrap();
     let file = std::io::BufWriter::new(std::fs::File::create(&pbp).unwrap());
-    prove_optimal(model, assignment, colour, file).expect("a proof of optimality");
+    prove_optimal(model, assignment, colour, refuter, file).expect("a proof of optimality");
     check(&opb, &pbp).expect("VeriPB accepts the proof")
 }
 
@@ -91,7 +107,7 @@ fn exchanges_certified_at_the_breadth_first_optimum() {
         }
         let cap = exchange_model_at_most(&puzzle, moves.len());
         let assignment = cap.assignment(&puzzle, &moves).unwrap();
-        let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("exchange-{i}")), None);
+        let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("exchange-{i}")), None, refuter(i));
         let value = moves.len() as i64;
         assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
         certified += 1;
@@ -99,6 +115,29 @@ fn exchanges_certified_at_the_breadth_first_optimum() {
     }
     assert!(certified >= 15, "only {certified} puzzles had a short enough optimum");
     assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
+}
+
+/// Guarini's puzzle: CaDiCaL derives units while its input is still being added (the start
+/// and goal are fixed by unit rows), so its lemmas and the inputs share numbers; both traces
+/// must still name every input right, and VeriPB check the optimum 16.
+#[test]
+fn guarinis_exchange_is_refuted_by_either_solver_with_every_hint_named() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/guarini.toml");
+    let Puzzle::Exchange(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("an exchange") };
+    let moves = shortest_route(&puzzle, 100_000).unwrap().expect("a route");
+    assert_eq!(moves.len(), 16, "the published optimum");
+    let cap = exchange_model_at_most(&puzzle, moves.len());
+    let assignment = cap.assignment(&puzzle, &moves).unwrap();
+    for refuter in [Refuter::Cadical, Refuter::Varisat] {
+        let dir = work_dir(&format!("guarini-{refuter:?}"));
+        let bounds = certify_and_check(&cap.model, &assignment, &dir, None, refuter);
+        assert_eq!(bounds, Bounds { lower: 16, upper: 16 }, "{refuter:?}");
+        let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+        let lemmas: Vec<&str> = proof.lines().filter(|l| l.starts_with("rup")).collect();
+        assert!(lemmas.len() > 1000, "{refuter:?}: only {} lemmas", lemmas.len());
+        let unhinted = lemmas.iter().filter(|l| !l.contains(" ; ") || l.trim_end().ends_with(';')).count();
+        assert!(unhinted <= 1, "{refuter:?}: {unhinted} lemmas without hints");
+    }
 }
 
 /// A random tour: one or two knights (fixed, among a few squares, or free to start anywhere)
@@ -141,14 +180,14 @@ fn optimal_route(puzzle: &TourPuzzle, i: usize) -> Route {
 
 /// Certifies `route` optimal with value `value` on the at-most model of `puzzle` and checks
 /// that VeriPB concludes exactly that value.
-fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str) {
+fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str, refuter: Refuter) {
     let cap = tour_cap_model(puzzle, value).unwrap();
     let assignment = cap.assignment(puzzle, route).unwrap();
     let colour = colour_argument(&cap, puzzle);
     if puzzle.objective == TourObjective::Steps {
         assert!(colour.is_none());
     }
-    let bounds = certify_and_check(&cap.model, &assignment, &work_dir(name), colour.as_ref());
+    let bounds = certify_and_check(&cap.model, &assignment, &work_dir(name), colour.as_ref(), refuter);
     let value = value as i64;
     assert_eq!(bounds, Bounds { lower: value, upper: value }, "{name}: {puzzle:?}");
 }
@@ -162,7 +201,7 @@ fn tours_certified_at_the_breadth_first_optimum() {
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
         let route = optimal_route(&puzzle, i);
         assert_eq!(route.moves(), optimum.moves, "puzzle {i}");
-        certify_route(&puzzle, &route, optimum.moves, &format!("tour-{i}"));
+        certify_route(&puzzle, &route, optimum.moves, &format!("tour-{i}"), refuter(i));
         certified += 1;
         with_holes += usize::from(puzzle.board.removed_squares().next().is_some());
         let colours = |k: &KnightStart| {
@@ -186,7 +225,7 @@ fn tours_of_the_steps_objective_certified_at_the_dijkstra_optimum() {
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
         let route = optimal_route(&puzzle, i);
         assert_eq!(route.time_steps(), optimum.steps, "puzzle {i}");
-        certify_route(&puzzle, &route, optimum.steps, &format!("steps-{i}"));
+        certify_route(&puzzle, &route, optimum.steps, &format!("steps-{i}"), refuter(i));
         certified += 1;
         together += usize::from(route.steps.iter().any(|step| step.len() > 1));
     }

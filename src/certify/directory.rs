@@ -81,7 +81,7 @@ pub fn certify_with(
     let mut proof = ProofWriter::create(dir, compression)?;
     let figures = match tree {
         Some(tree) => super::tree::prove_tree(&model, &assignment, tree, proof.writer())?,
-        None => prove::prove_optimal(&model, &assignment, colour.as_ref(), proof.writer())?,
+        None => prove::prove_optimal(&model, &assignment, colour.as_ref(), prove::Refuter::default(), proof.writer())?,
     };
     let proof = proof.finish()?;
     Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })

@@ -12,13 +12,15 @@
 //!
 //! The proof is built by a pipeline of its own ([`prove`]), not by the searches of
 //! [`crate::driver`]: the SAT variables are the model's variables, every clause is a row of the
-//! model or derived from one in the proof, and the refutation is varisat's, logged clause by
-//! clause.
+//! model or derived from one in the proof, and the refutation is varisat's (or CaDiCaL's,
+//! traced in LRAT), logged clause by clause.
 
 mod checker;
 mod colour;
 mod derive;
 mod directory;
+#[cfg(unix)]
+mod lrat;
 mod proof_file;
 mod prove;
 mod solution;
@@ -33,7 +35,7 @@ pub use directory::{
     FILES,
 };
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
-pub use prove::{prove_optimal, ProofFigures};
+pub use prove::{prove_optimal, ProofFigures, Refuter};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{colour_argument, tour_cap_model};
 pub use tree::prove_tree;
