@@ -159,10 +159,18 @@ impl<W: Write> Translator<'_, W> {
             self.empty = Some(number);
         }
         self.lemmas.insert(id, number);
-        if self.numbered.last().is_some_and(|&last| last >= id) {
-            return Err(format!("CaDiCaL's lemma {id} is numbered out of order"));
+        // Lemmas come in increasing numbers; one out of order (numbered before it was written)
+        // is still counted where it belongs.
+        match self.numbered.last() {
+            Some(&last) if last >= id => {
+                let at = self.numbered.partition_point(|&n| n < id);
+                if self.numbered.get(at) == Some(&id) {
+                    return Err(format!("CaDiCaL numbered two lemmas {id}"));
+                }
+                self.numbered.insert(at, id);
+            }
+            _ => self.numbered.push(id),
         }
-        self.numbered.push(id);
         Ok(())
     }
 }
