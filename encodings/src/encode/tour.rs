@@ -313,13 +313,10 @@ impl TourEncoding {
         }
     }
 
-    /// The literals "knight `k` stands on `class`'s colour at time `t`", one per knight, or
-    /// `None` when the knights' colours are not tracked.
+    /// Several knights: the literals "knight `k` stands on `class`'s colour at time `t`", one
+    /// per knight, or `None` when the knights' colours are not tracked (a lone knight's colour
+    /// is known, or follows from its start's by the time's parity, and is used as such).
     fn on_class(&self, t: usize, class: usize) -> Option<Vec<Lit>> {
-        if let Some(dark) = self.start_dark {
-            let dark_now = if t % 2 == 0 { dark } else { !dark };
-            return Some(vec![if class == 1 { dark_now } else { !dark_now }]);
-        }
         let now = self.on_dark.get(t)?;
         Some(now.iter().map(|&dark| if class == 1 { dark } else { !dark }).collect())
     }
