@@ -175,9 +175,8 @@ impl<W: Write> Translator<'_, W> {
     }
 }
 
-/// Solves `clauses` with CaDiCaL and logs the refutation; `origins[i]` is the database
-/// constraint that stands for `clauses[i]`. Returns the number of the empty clause; an error
-/// if the clauses are satisfiable.
+/// [`super::trace::refute`], by CaDiCaL: the refutation of `clauses` logged into `proof`,
+/// each input named by its origin.
 pub fn refute<W: Write>(
     clauses: &[Clause],
     origins: &[Option<AbsConstraintId>],
@@ -212,19 +211,9 @@ pub fn refute<W: Write>(
     let seconds = started.elapsed().as_secs_f64();
     let answer = answer.map_err(|e| CertifyError::Internal(format!("CaDiCaL: {e}")))?;
     written.map_err(|e| CertifyError::Internal(format!("translating CaDiCaL's proof: {e}")))?;
-    match answer {
-        20 => {}
-        10 => {
-            return Err(CertifyError::Internal(
-                "the certified formula has a better solution than the one found: no proof of optimality".into(),
-            ))
-        }
-        other => return Err(CertifyError::Internal(format!("CaDiCaL answered {other}, not a refutation"))),
+    if answer != 10 && answer != 20 {
+        return Err(CertifyError::Internal(format!("CaDiCaL answered {answer}, not a refutation")));
     }
     let (lemmas, empty) = (translator.count, translator.empty);
-    let empty = match empty {
-        Some(id) => id,
-        None => proof.reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())?,
-    };
-    Ok((empty, Refutation { lemmas, seconds }))
+    super::trace::conclude(proof, answer == 10, empty, Refutation { lemmas, seconds })
 }

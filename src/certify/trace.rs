@@ -127,16 +127,28 @@ pub fn refute<W: Write>(
         solver.close_proof().map_err(|e| CertifyError::Internal(format!("varisat: {e}")))?;
         answer
     };
-    let seconds = started.elapsed().as_secs_f64();
+    let (lemmas, empty) = (tracer.lemmas, tracer.empty);
+    let refutation = Refutation { lemmas, seconds: started.elapsed().as_secs_f64() };
+    conclude(proof, satisfiable, empty, refutation)
+}
+
+/// The end of a traced refutation: an error if the solver found the clauses satisfiable;
+/// otherwise the number of the empty clause, derived by the trace (`empty`) or, when the
+/// solver ended without one (a conflict at the root), by plain reverse unit propagation.
+pub(super) fn conclude<W: Write>(
+    proof: &mut Proof<W>,
+    satisfiable: bool,
+    empty: Option<AbsConstraintId>,
+    refutation: Refutation,
+) -> Result<(AbsConstraintId, Refutation), CertifyError> {
     if satisfiable {
         return Err(CertifyError::Internal(
             "the certified formula has a better solution than the one found: no proof of optimality".into(),
         ));
     }
-    let (lemmas, empty) = (tracer.lemmas, tracer.empty);
     let empty = match empty {
         Some(id) => id,
         None => proof.reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())?,
     };
-    Ok((empty, Refutation { lemmas, seconds }))
+    Ok((empty, refutation))
 }
