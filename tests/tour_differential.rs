@@ -623,3 +623,92 @@ fn the_redundant_families_cut_off_hopeless_partial_routes_by_propagation() {
     eprintln!("{samples} partial routes; cut off by distance {}, count {}, colour count {}", cut[0], cut[1], cut[2]);
     assert!(cut.iter().all(|&c| c >= 30), "too few partial routes that a family alone declares hopeless: {cut:?}");
 }
+
+/// One case for the colour-count test below, with `knights` knights (two or more move
+/// together, so that the room of a colour is the knights times half the steps); `None` when
+/// the case tells nothing, otherwise whether a lone knight's start colour was left open.
+fn colour_count_case(rng: &mut ChaCha8Rng, knights: usize) -> Option<bool> {
+    let n = rng.random_range(6..=8);
+    let board = Board::new(n, n).unwrap();
+    let colour = |s: usize| (s % n + s / n) % 2;
+    let mut starts: Vec<usize> = Vec::new();
+    while starts.len() < knights {
+        let s = rng.random_range(0..board.area());
+        if !starts.contains(&s) {
+            starts.push(s);
+        }
+    }
+    let horizon = if knights == 1 { rng.random_range(5..=8) } else { 2 * rng.random_range(2..=4) };
+    let class = rng.random_range(0..2);
+    let room = if knights == 1 {
+        (1..=horizon).filter(|s| (colour(starts[0]) + s) % 2 == class).count()
+    } else {
+        knights * horizon / 2
+    };
+    let objective = if knights == 1 { TourObjective::Moves } else { TourObjective::Steps };
+    let at = |s: usize| KnightStart::At(Square(s as u16));
+    let probe = TourPuzzle::new(None, board.clone(), Vec::new(), vec![at(starts[0])], None, VisitOrder::Any, objective);
+    let (_, jumps) = safe_jumps(&probe.unwrap());
+    let within = |s: usize| starts.iter().any(|&k| jumps_between(&jumps, k, s).is_some_and(|d| d <= horizon));
+    let mut candidates: Vec<usize> =
+        (0..board.area()).filter(|&s| !starts.contains(&s) && colour(s) == class && within(s)).collect();
+    if candidates.len() <= room {
+        return None;
+    }
+    let targets: Vec<Square> =
+        (0..=room).map(|_| Square(candidates.swap_remove(rng.random_range(0..candidates.len())) as u16)).collect();
+    let either_colour = knights == 1 && rng.random_bool(0.5);
+    let mut knight_starts: Vec<KnightStart> = starts.iter().map(|&s| at(s)).collect();
+    if either_colour {
+        let other = (0..board.area()).filter(|&s| colour(s) != colour(starts[0])).nth(rng.random_range(0..n));
+        knight_starts[0] = KnightStart::OneOf(vec![Square(starts[0] as u16), Square(other.unwrap() as u16)]);
+    }
+    let puzzle = TourPuzzle::new(None, board, Vec::new(), knight_starts, Some(targets), VisitOrder::Any, objective);
+    let puzzle = puzzle.unwrap();
+    let refuted = |colour_count: bool| {
+        let options = TourOptions { colour_count, canonical_order: false, ..TourOptions::default() };
+        let mut cnf = Cnf::new();
+        let mut encoding = TourEncoding::new(&puzzle, options, &mut cnf);
+        for _ in 0..horizon {
+            encoding.extend(&mut cnf);
+        }
+        let mut assumptions = vec![encoding.goal_switch(horizon, &mut cnf)];
+        for (k, &s) in starts.iter().enumerate() {
+            assumptions.push(encoding.position(0, k, Square(s as u16)).expect("a start square of time 0"));
+        }
+        common::formula::propagates_to_conflict(&cnf, &assumptions)
+    };
+    if refuted(false) {
+        return None;
+    }
+    assert!(refuted(true), "{} targets of colour {class}, room for {room}, {horizon} steps:\n{puzzle:?}", room + 1);
+    Some(either_colour)
+}
+
+/// The colour count where propagation cannot count by itself. On boards of 6x6 to 8x8, the
+/// knights have just started (a lone knight from a known square, or from one of two squares of
+/// either colour; two knights moving together) with one target more of a colour than they can
+/// land on before the horizon — each within reach, and no more targets than jumps left. With the
+/// colour count, propagation must refute it. The cases kept are those that the plain count, in
+/// its place, leaves open: on small boards propagation through the layers often finds such a
+/// conflict with no count at all, and tells nothing.
+#[test]
+fn the_colour_count_refutes_what_propagation_cannot_count() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x636f_6c6f_7572);
+    let (mut known, mut either, mut together) = (0, 0, 0);
+    for _ in 0..2_000 {
+        match colour_count_case(&mut rng, 1) {
+            Some(true) => either += 1,
+            Some(false) => known += 1,
+            None => {}
+        }
+        together += usize::from(colour_count_case(&mut rng, 2).is_some());
+        if known >= 25 && either >= 25 && together >= 25 {
+            break;
+        }
+    }
+    eprintln!(
+        "refuted by the colour count alone: lone knight {known} (known colour), {either} (either); two {together}"
+    );
+    assert!(known >= 25 && either >= 25 && together >= 25, "too few cases that only counting refutes");
+}
