@@ -624,13 +624,25 @@ fn the_redundant_families_cut_off_hopeless_partial_routes_by_propagation() {
     assert!(cut.iter().all(|&c| c >= 30), "too few partial routes that a family alone declares hopeless: {cut:?}");
 }
 
-/// One case for the colour-count test below, with `knights` knights (two or more move
-/// together, so that the room of a colour is the knights times half the steps); `None` when
-/// the case tells nothing, otherwise whether a lone knight's start colour was left open.
-fn colour_count_case(rng: &mut ChaCha8Rng, knights: usize) -> Option<bool> {
+/// How the knights of a colour-count case move, which decides how many targets of a colour
+/// they can touch.
+#[derive(Clone, Copy, PartialEq)]
+enum Moving {
+    /// A lone knight: it lands on a colour at every other jump.
+    Lone,
+    /// Two knights moving together, for an even or odd number of steps.
+    Together { odd: bool },
+    /// Two knights, one jump a step.
+    OneAtATime,
+}
+
+/// One case for the colour-count test below; `None` when the case tells nothing, otherwise
+/// whether a lone knight's start colour was left open.
+fn colour_count_case(rng: &mut ChaCha8Rng, moving: Moving) -> Option<bool> {
     let n = rng.random_range(6..=8);
     let board = Board::new(n, n).unwrap();
     let colour = |s: usize| (s % n + s / n) % 2;
+    let knights = if moving == Moving::Lone { 1 } else { 2 };
     let mut starts: Vec<usize> = Vec::new();
     while starts.len() < knights {
         let s = rng.random_range(0..board.area());
@@ -638,14 +650,20 @@ fn colour_count_case(rng: &mut ChaCha8Rng, knights: usize) -> Option<bool> {
             starts.push(s);
         }
     }
-    let horizon = if knights == 1 { rng.random_range(5..=8) } else { 2 * rng.random_range(2..=4) };
-    let class = rng.random_range(0..2);
-    let room = if knights == 1 {
-        (1..=horizon).filter(|s| (colour(starts[0]) + s) % 2 == class).count()
-    } else {
-        knights * horizon / 2
+    let horizon = match moving {
+        Moving::Together { odd } => 2 * rng.random_range(2..=4) + usize::from(odd),
+        _ => rng.random_range(5..=8),
     };
-    let objective = if knights == 1 { TourObjective::Moves } else { TourObjective::Steps };
+    let class = rng.random_range(0..2);
+    let on_class = starts.iter().filter(|&&s| colour(s) == class).count();
+    // The most targets of the class the knights can touch, from the start to the horizon.
+    let room = match moving {
+        Moving::Lone => (1..=horizon).filter(|s| (colour(starts[0]) + s) % 2 == class).count(),
+        Moving::Together { odd: false } => knights * horizon / 2,
+        Moving::Together { odd: true } => knights * (horizon + 1) / 2 - on_class,
+        Moving::OneAtATime => (horizon + knights - on_class) / 2,
+    };
+    let objective = if matches!(moving, Moving::Together { .. }) { TourObjective::Steps } else { TourObjective::Moves };
     let at = |s: usize| KnightStart::At(Square(s as u16));
     let probe = TourPuzzle::new(None, board.clone(), Vec::new(), vec![at(starts[0])], None, VisitOrder::Any, objective);
     let (_, jumps) = safe_jumps(&probe.unwrap());
@@ -686,29 +704,34 @@ fn colour_count_case(rng: &mut ChaCha8Rng, knights: usize) -> Option<bool> {
 }
 
 /// The colour count where propagation cannot count by itself. On boards of 6x6 to 8x8, the
-/// knights have just started (a lone knight from a known square, or from one of two squares of
-/// either colour; two knights moving together) with one target more of a colour than they can
-/// land on before the horizon — each within reach, and no more targets than jumps left. With the
-/// colour count, propagation must refute it. The cases kept are those that the plain count, in
-/// its place, leaves open: on small boards propagation through the layers often finds such a
-/// conflict with no count at all, and tells nothing.
+/// knights have just started — a lone knight from a known square or from one of two squares
+/// of either colour; two knights moving together for an even or odd number of steps, or one
+/// at a time — with one target more of a colour than they can touch before the horizon, each
+/// within reach. With the colour count, propagation must refute it. The cases kept are those
+/// that the plain count, in its place, leaves open: on small boards propagation through the
+/// layers often finds such a conflict with no count at all, and tells nothing.
 #[test]
 fn the_colour_count_refutes_what_propagation_cannot_count() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x636f_6c6f_7572);
-    let (mut known, mut either, mut together) = (0, 0, 0);
+    let kinds = [Moving::Lone, Moving::Together { odd: false }, Moving::Together { odd: true }, Moving::OneAtATime];
+    // Cases per kind (a lone knight of open colour apart), each at least 20.
+    let mut cases = [0usize; 5];
     for _ in 0..2_000 {
-        match colour_count_case(&mut rng, 1) {
-            Some(true) => either += 1,
-            Some(false) => known += 1,
-            None => {}
+        for (i, &moving) in kinds.iter().enumerate() {
+            match colour_count_case(&mut rng, moving) {
+                Some(true) => cases[4] += 1,
+                Some(false) => cases[i] += 1,
+                None => {}
+            }
         }
-        together += usize::from(colour_count_case(&mut rng, 2).is_some());
-        if known >= 25 && either >= 25 && together >= 25 {
+        if cases.iter().all(|&c| c >= 20) {
             break;
         }
     }
     eprintln!(
-        "refuted by the colour count alone: lone knight {known} (known colour), {either} (either); two {together}"
+        "refuted by the colour count alone: lone knight {} (known colour), {} (either); two together {} (even), \
+         {} (odd); one at a time {}",
+        cases[0], cases[4], cases[1], cases[2], cases[3]
     );
-    assert!(known >= 25 && either >= 25 && together >= 25, "too few cases that only counting refutes");
+    assert!(cases.iter().all(|&c| c >= 20), "too few cases that only counting refutes: {cases:?}");
 }
