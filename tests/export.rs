@@ -24,6 +24,18 @@ fn answer(file: &str, question: Question) -> Answer {
     let instance: SatInstance = SatInstance::from_dimacs(&mut BufReader::new(text.as_slice())).expect("DIMACS parses");
     let (cnf, _) = instance.into_cnf();
     assert_eq!(cnf.len(), formula.cnf.len(), "every clause read back");
+    // The header states what follows: no variable past its count, exactly its clauses.
+    let text = String::from_utf8(text).unwrap();
+    let header: Vec<usize> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("p cnf "))
+        .expect("a DIMACS header")
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let largest = cnf.iter().flat_map(|clause| clause.iter()).map(|l| l.var().idx() + 1).max().unwrap_or(0);
+    assert!(largest <= header[0], "{file}: variable {largest} past the header's {}", header[0]);
+    assert_eq!(header[1], cnf.len(), "{file}: the header's clause count");
     solve_cnf(&cnf)
 }
 
