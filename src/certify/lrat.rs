@@ -16,7 +16,7 @@
 //! propagates over its whole database, which is slower but checks the same clause.
 
 use std::collections::HashMap;
-use std::ffi::{c_char, c_int, c_void, CString};
+use std::ffi::{c_char, c_int, c_void};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
 
@@ -49,6 +49,8 @@ fn solve_traced(clauses: &[Clause], write_end: OwnedFd) -> Result<c_int, String>
         let number = c_int::try_from(l.var().idx() + 1).map_err(|_| "a variable past CaDiCaL's range".to_string())?;
         Ok(if l.is_pos() { number } else { -number })
     };
+    let numbers: Vec<Vec<c_int>> =
+        clauses.iter().map(|clause| clause.iter().map(literal).collect()).collect::<Result<_, _>>()?;
     let fd = write_end.into_raw_fd();
     // SAFETY: `fd` is an open pipe end that this function now owns; the mode is a C string.
     let file = unsafe { libc::fdopen(fd, c"w".as_ptr()) };
@@ -62,31 +64,20 @@ fn solve_traced(clauses: &[Clause], write_end: OwnedFd) -> Result<c_int, String>
     // stays open until the trace is closed, and is closed only after.
     unsafe {
         let solver = ccadical_init();
-        for (name, value) in [("lrat", 1), ("binary", 0)] {
-            let name = CString::new(name).expect("an option name");
-            ccadical_set_option(solver, name.as_ptr(), value);
-        }
+        ccadical_set_option(solver, c"lrat".as_ptr(), 1);
+        ccadical_set_option(solver, c"binary".as_ptr(), 0);
         ccadical_trace_proof(solver, file, c"refutation".as_ptr());
-        let mut answer = Ok(0);
-        'add: for clause in clauses {
-            for lit in clause.iter() {
-                match literal(lit) {
-                    Ok(l) => ccadical_add(solver, l),
-                    Err(e) => {
-                        answer = Err(e);
-                        break 'add;
-                    }
-                }
+        for clause in &numbers {
+            for &lit in clause {
+                ccadical_add(solver, lit);
             }
             ccadical_add(solver, 0);
         }
-        if answer.is_ok() {
-            answer = Ok(ccadical_solve(solver));
-        }
+        let answer = ccadical_solve(solver);
         ccadical_close_proof(solver);
         ccadical_release(solver);
         libc::fclose(file);
-        answer
+        Ok(answer)
     }
 }
 
