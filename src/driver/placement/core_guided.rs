@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
-use rustsat::instances::ManageVars as _;
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars as _};
 use rustsat::types::Lit;
 
 use super::session::Session;
@@ -225,12 +225,17 @@ fn bound_literal(session: &mut Session, oll: &mut Oll, t: usize, k: usize) -> Op
     let (cnf, vars) = session.parts();
     totalizer.encode_ub_change(k..=k, cnf, vars).expect("clause collector out of memory");
     let lits = totalizer.enforce_ub(k).expect("the bound was just encoded");
+    all_of(cnf, vars, lits)
+}
+
+/// One literal that, assumed, imposes all of `lits`: the literal itself when there is one, else
+/// a fresh literal implying each (RustSAT's totalizer gives one literal a bound today, but its
+/// interface allows several). `None` when there is nothing to impose.
+fn all_of(cnf: &mut Cnf, vars: &mut BasicVarManager, lits: Vec<Lit>) -> Option<Lit> {
     match lits[..] {
         [] => None,
         [lit] => Some(lit),
         _ => {
-            // Several literals: one fresh literal that implies them all.
-            let (cnf, vars) = session.parts();
             let joint = vars.new_lit();
             for lit in lits {
                 cnf.add_clause([!joint, lit].into_iter().collect());
@@ -291,6 +296,31 @@ mod tests {
         for (n, value) in [(3, 5), (4, 8), (6, 18)] {
             let (best, bounds) = bounds_after_calls(n, "N");
             assert_eq!((best, bounds.last().map(|b| b.0)), (Some(value), Some(value)), "{n}x{n}");
+        }
+    }
+
+    /// Several literals of one bound become one assumption that imposes each: with it true,
+    /// the clauses added hold exactly when every literal does.
+    #[test]
+    fn one_assumption_imposes_every_literal_of_a_bound() {
+        use rustsat::instances::{BasicVarManager, Cnf, ManageVars as _};
+
+        let (mut cnf, mut vars) = (Cnf::new(), BasicVarManager::default());
+        let lits: Vec<_> = (0..3).map(|_| vars.new_lit()).collect();
+        assert_eq!(super::all_of(&mut cnf, &mut vars, Vec::new()), None);
+        assert_eq!(super::all_of(&mut cnf, &mut vars, vec![!lits[0]]), Some(!lits[0]));
+        assert_eq!(cnf.len(), 0, "one literal needs no clause");
+        let joint = super::all_of(&mut cnf, &mut vars, lits.clone()).unwrap();
+        for values in 0..8u32 {
+            let holds = |lit: rustsat::types::Lit| {
+                let value = match lits.iter().position(|l| l.var() == lit.var()) {
+                    Some(i) => values >> i & 1 == 1,
+                    None => true, // the joint literal, assumed
+                };
+                value != lit.is_neg()
+            };
+            let satisfied = cnf.iter().all(|clause| clause.iter().any(|&lit| holds(lit)));
+            assert_eq!(satisfied, values == 7, "values {values:03b} with {joint:?} assumed");
         }
     }
 }
