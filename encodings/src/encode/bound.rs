@@ -64,6 +64,7 @@ enum Inner {
 #[derive(Debug)]
 pub struct ObjectiveBound {
     inner: Inner,
+    /// The sum of all weights: the largest value the sum can take.
     weight_sum: usize,
 }
 
@@ -80,11 +81,6 @@ impl ObjectiveBound {
             BoundEncoding::BinaryAdder => Inner::BinaryAdder(terms.iter().copied().collect()),
         };
         ObjectiveBound { inner, weight_sum }
-    }
-
-    /// The sum of all weights: the largest value the sum can take.
-    pub fn weight_sum(&self) -> usize {
-        self.weight_sum
     }
 
     /// Adds to `clauses` what is needed to impose `sum <= ub` (nothing when it is already there).
@@ -112,5 +108,31 @@ impl ObjectiveBound {
             Inner::BinaryAdder(e) => e.enforce_ub(ub).map_err(|e| e.to_string()),
         };
         result.unwrap_or_else(|why| panic!("bound {ub} enforced before it was encoded: {why}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rustsat::types::Lit;
+
+    use super::{BoundEncoding, MAX_TOTALIZER_INPUTS};
+
+    /// The totalizer takes exactly [`MAX_TOTALIZER_INPUTS`] copies and refuses one more; the
+    /// encodings that keep weights whole take any weight.
+    #[test]
+    fn the_totalizer_refuses_past_its_input_limit_and_no_sooner() {
+        let terms = |last: usize| vec![(Lit::positive(0), MAX_TOTALIZER_INPUTS - 7), (Lit::positive(1), last)];
+        assert_eq!(BoundEncoding::Totalizer.refusal(&terms(7)), None);
+        let refused = BoundEncoding::Totalizer.refusal(&terms(8)).expect("one copy too many is refused");
+        assert!(refused.contains(&(MAX_TOTALIZER_INPUTS + 1).to_string()), "{refused}");
+        assert_eq!(
+            BoundEncoding::Totalizer.refusal(&terms(usize::MAX)).map(|why| why.contains("18446744073709551615")),
+            Some(true)
+        );
+        for other in
+            [BoundEncoding::GeneralizedTotalizer, BoundEncoding::DynamicPolyWatchdog, BoundEncoding::BinaryAdder]
+        {
+            assert_eq!(other.refusal(&terms(usize::MAX)), None, "{other:?}");
+        }
     }
 }
