@@ -265,6 +265,20 @@ fn a_legal_horizon_too_big_to_write_is_refused_before_it_is_built() {
     refuses(&["solve", "puzzles/independence-mixed-8x8.toml", "--strategy", "branch-and-bound"], "core-guided");
 }
 
+/// Every step small, the whole too large: a knight that must touch all 4,096 squares of 64x64
+/// grows its formula one step at a time (with `--no-distance-to-go`, no goal is refused), and
+/// the count of untouched targets adds a totalizer per step. Before this limit the solver ran
+/// out of memory and aborted near horizon 130; now the search stops with the horizons it
+/// refuted, as at a time limit.
+#[test]
+fn a_formula_grown_past_its_limit_stops_the_search_with_its_bound() {
+    let run = knights_sat(&["solve", "tour", "--board", "64x64", "--knights", "a1", "--no-distance-to-go", "--quiet"]);
+    assert_eq!(run.code, 4, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stdout.contains("moves proved impossible"), "the bound so far: {}", run.stdout);
+    assert!(run.stdout.contains("one search may hold"), "{}", run.stdout);
+}
+
 #[test]
 fn weights_too_large_and_bounds_too_big_for_the_totalizer_are_refused() {
     let heavy = puzzle_file(

@@ -12,11 +12,12 @@ use super::{Event, Query, StepStats};
 use crate::solver::{Answer, SatSolver, SolverError, SolverKind};
 
 /// A SAT solver, the clauses an encoding has written but the solver not yet received, and the
-/// count of clauses it has.
+/// count of clauses and literals it has.
 pub(super) struct FedSolver {
     solver: Box<dyn SatSolver>,
     pending: Cnf,
     clauses: usize,
+    literals: usize,
 }
 
 impl FedSolver {
@@ -27,7 +28,7 @@ impl FedSolver {
 
     /// A fresh solver of `kind` whose calls give up once `stop` is set (where the backend can).
     pub fn stoppable(kind: SolverKind, stop: Arc<AtomicBool>) -> Result<FedSolver, SolverError> {
-        Ok(FedSolver { solver: kind.create_stoppable(stop)?, pending: Cnf::new(), clauses: 0 })
+        Ok(FedSolver { solver: kind.create_stoppable(stop)?, pending: Cnf::new(), clauses: 0, literals: 0 })
     }
 
     /// Where encodings write their clauses; they reach the solver at the next flush or call.
@@ -40,13 +41,21 @@ impl FedSolver {
         for clause in std::mem::take(&mut self.pending).iter() {
             self.solver.add_clause(&clause[..])?;
             self.clauses += 1;
+            self.literals += clause.len();
         }
         Ok(())
+    }
+
+    /// The literals of every clause written so far, pending ones included: what the solver
+    /// holds, or will once they are flushed.
+    pub fn literals(&self) -> usize {
+        self.literals + self.pending.iter().map(|clause| clause.len()).sum::<usize>()
     }
 
     /// Adds a clause for good, at once.
     pub fn add(&mut self, clause: &[Lit]) -> Result<(), SolverError> {
         self.clauses += 1;
+        self.literals += clause.len();
         self.solver.add_clause(clause)
     }
 

@@ -109,6 +109,7 @@ impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
             )));
         }
         let switch = encoding.goal_switch(horizon, solver.pending());
+        within_budget(solver, horizon)?;
         if solver.ask(&[switch], (horizon, query), encoding.n_vars(), clock, emit)? == Answer::Unsat {
             solver.add(&[!switch])?;
             return Ok(None);
@@ -124,7 +125,27 @@ impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
 /// it, and is refused before it is built.
 pub const MAX_STEP_CLAUSES: usize = 5_000_000;
 
-/// Extends `encoding` to `horizon`, refusing any step that would pass [`MAX_STEP_CLAUSES`].
+/// The most literals the formula of one search may hold, every horizon's clauses together
+/// (about 1.5 GB with the solver's own structures): each step and goal is small, but a tour that must touch
+/// thousands of targets grows one step at a time for thousands of steps, and its count of
+/// untouched targets adds a totalizer per step.
+pub const MAX_FORMULA_LITERALS: usize = 30_000_000;
+
+/// Refuses to go on when the clauses written so far, before the solver receives those
+/// pending, pass [`MAX_FORMULA_LITERALS`]: a step never makes the solver hold more.
+fn within_budget(solver: &FedSolver, horizon: usize) -> Result<(), Error> {
+    let literals = solver.literals();
+    if literals > MAX_FORMULA_LITERALS {
+        return Err(Error::StepTooLarge(format!(
+            "the formula up to horizon {horizon} holds {literals} literals, more than the \
+             {MAX_FORMULA_LITERALS} one search may hold (a route through many targets on a large board)"
+        )));
+    }
+    Ok(())
+}
+
+/// Extends `encoding` to `horizon`, refusing any step that would pass [`MAX_STEP_CLAUSES`],
+/// and a formula that would pass [`MAX_FORMULA_LITERALS`].
 fn grow<E: HorizonEncoding>(encoding: &mut E, horizon: usize, solver: &mut FedSolver) -> Result<(), Error> {
     while encoding.horizon() < horizon {
         if let Some(size) = encoding.next_step_size().filter(|&size| size > MAX_STEP_CLAUSES) {
@@ -135,6 +156,7 @@ fn grow<E: HorizonEncoding>(encoding: &mut E, horizon: usize, solver: &mut FedSo
             )));
         }
         encoding.extend(solver.pending());
+        within_budget(solver, encoding.horizon())?;
     }
     Ok(())
 }
