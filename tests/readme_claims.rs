@@ -66,6 +66,33 @@ fn an_early_stop_with_an_answer_exits_zero_as_feasible() {
     panic!("no placement found in 32 seconds");
 }
 
+/// A board whose relaxation alone takes longer than the limit (knight domination 48x48: 2,304
+/// rows; a release build that solved it first had no placement after 10 s, on one thread or
+/// two) still ends `feasible`: the local search's first placement does not wait for it.
+#[test]
+fn a_large_board_stopped_early_has_a_placement() {
+    for threads in ["1", "2"] {
+        let args = [
+            "solve",
+            "--json",
+            "--timeout",
+            "10",
+            "--threads",
+            threads,
+            "domination",
+            "--board",
+            "48x48",
+            "--pieces",
+            "N",
+        ];
+        let (code, v) = json(&args);
+        assert_eq!((code, v["status"].as_str()), (0, Some("feasible")), "{threads} threads: {v}");
+        let value = v["value"].as_u64().expect("a value");
+        assert_eq!(v["solution"]["pieces"].as_array().expect("pieces").len() as u64, value);
+        assert!(value < 48 * 48, "better than a piece on every square: {value}");
+    }
+}
+
 #[test]
 fn certify_refuses_what_it_cannot_certify_after_printing_the_answer() {
     // Blocked lines have no linear model: refused, exit 1, after the answer.

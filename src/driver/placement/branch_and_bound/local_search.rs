@@ -8,10 +8,13 @@
 //! cost-lowering flip keeps the cost below the best, and every violated row gains weight. It
 //! only ever returns assignments that satisfy every row.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::problem::Problem;
+
+/// The target of a local search that knows no bound (yet): no cost reaches it.
+pub(super) const NO_TARGET: i64 = i64::MIN;
 
 /// Flips a variable must wait before it is flipped again.
 const TABU: u64 = 2;
@@ -34,12 +37,12 @@ struct State<'a> {
 
 /// The best assignment found within `time`, or for as long as `more` is set, if any satisfies
 /// every row. The search stops early at cost `target` (a proven bound: nothing cheaper
-/// exists), and, once `more` is clear, when a quarter of its time has passed since its last
+/// exists; [`NO_TARGET`] until one is known, as another thread may set it meanwhile), and, once `more` is clear, when a quarter of its time has passed since its last
 /// improvement.
 pub(super) fn improve(
     problem: &Problem,
     time: Duration,
-    target: Option<i64>,
+    target: &AtomicI64,
     more: &AtomicBool,
     on_better: &mut dyn FnMut(&[bool]),
 ) -> Option<Vec<bool>> {
@@ -70,7 +73,10 @@ pub(super) fn improve(
     // Time runs on while `more` is set (the cuts are still being separated on the other core).
     let running =
         |improved: Instant| more.load(Ordering::Relaxed) || (started.elapsed() < time && improved.elapsed() < patience);
-    while idle < IDLE_ROUNDS && (rounds % 64 != 0 || running(improved)) {
+    // The best cost found may meet a target that was set after it was found.
+    let reached =
+        |best: &Option<(i64, Vec<bool>)>| best.as_ref().is_some_and(|b| b.0 <= target.load(Ordering::Relaxed));
+    while idle < IDLE_ROUNDS && (rounds % 64 != 0 || (running(improved) && !reached(&best))) {
         rounds += 1;
         idle += 1;
         if state.violated.is_empty() {
@@ -79,7 +85,7 @@ pub(super) fn improve(
                 on_better(&state.x);
                 idle = 0;
                 improved = Instant::now();
-                if target.is_some_and(|t| state.cost <= t) {
+                if state.cost <= target.load(Ordering::Relaxed) {
                     break;
                 }
             }

@@ -34,7 +34,7 @@ mod strong;
 mod tree;
 mod tree_proof;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -217,9 +217,16 @@ fn prepare(
     } else {
         Symmetries::of_nothing()
     };
-    // The local search aims at the bound of the plain relaxation; the cuts are separated
-    // meanwhile, on a second core when the search may use more than one.
-    let target = root(&base).1.map(|bound| round_up((bound - 1e-6).ceil() as i64, base.step));
+    // The local search aims at the bound of the plain relaxation, which is solved, and the
+    // cuts separated, meanwhile on a second core when the search may use more than one. On
+    // one core the bound comes first, unless the program is so large that its relaxation would
+    // hold back the first placement (knight domination 40x40: more than 5 s).
+    let target = AtomicI64::new(local_search::NO_TARGET);
+    let aim = |problem: &Problem| {
+        if let Some(bound) = root(problem).1 {
+            target.store(round_up((bound - 1e-6).ceil() as i64, problem.step), Ordering::Relaxed);
+        }
+    };
     let time = Duration::from_millis(local_search_ms(n));
     // The local search goes on while the cuts are separated: on a loaded machine its own
     // time alone (32 ms on 16x16) measured too short to find the optimum.
@@ -242,7 +249,7 @@ fn prepare(
         }
     };
     let mut local = |problem: &Problem| {
-        ingredients.local_search.then(|| local_search::improve(problem, time, target, &cutting, &mut report)).flatten()
+        ingredients.local_search.then(|| local_search::improve(problem, time, &target, &cutting, &mut report)).flatten()
     };
     let strengthen = |mut problem: Problem| {
         let separation = match given {
@@ -263,12 +270,16 @@ fn prepare(
             let cuts = scope.spawn(|| {
                 // Cleared however the separation ends, a panic included.
                 let _done = ClearOnDrop(&cutting);
+                aim(&base);
                 strengthen(base.clone())
             });
             let found = local(&base);
             (cuts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), found)
         })
     } else {
+        if base.rows.len() <= FIRST_BOUND_ROWS {
+            aim(&base);
+        }
         let found = local(&base);
         (strengthen(base.clone()), found)
     };
@@ -483,6 +494,10 @@ fn branches_on_rows(problem: &Problem) -> bool {
 }
 
 /// The local search's time before the tree: longer for larger boards, where it pays most.
+/// On one core, the most rows whose relaxation is solved before the local search starts (so
+/// that it can stop at the bound): knight domination 32x32 has 1,024.
+const FIRST_BOUND_ROWS: usize = 1_024;
+
 fn local_search_ms(n: usize) -> u64 {
     (n as u64 * 2).clamp(20, 1000)
 }
