@@ -11,6 +11,7 @@
 mod bounds;
 pub mod branch_and_bound;
 mod core_guided;
+mod fill;
 mod session;
 mod settings;
 

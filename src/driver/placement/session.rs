@@ -11,6 +11,7 @@ use knights_sat_encodings::puzzle::placement::{PlacementGoal, PlacementPuzzle};
 use rustsat::instances::{BasicVarManager, Cnf};
 use rustsat::types::Lit;
 
+use super::fill::fill;
 use super::settings::PlacementSearch;
 use crate::driver::fed_solver::FedSolver;
 use crate::driver::{Event, Query, Solution};
@@ -112,12 +113,13 @@ impl<'a> Session<'a> {
         self.solver.failed_assumptions()
     }
 
-    /// After a SAT answer: checks the model's placement with the rules checker, reports it,
-    /// and returns its cost.
+    /// After a SAT answer: checks the model's placement with the rules checker, fills it with
+    /// what more pieces fit ([`fill`]), reports it, and returns its cost.
     pub fn record_solution(&mut self) -> Result<usize, Error> {
         let solver = &self.solver;
         let placement = self.encoding.decode(|lit| solver.value(lit));
         let value = check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+        let (placement, value) = fill(self.puzzle, &placement, value).unwrap_or((placement, value));
         (self.emit)(Event::Solution { value, solution: Solution::Placement(placement) });
         Ok(if self.minimise { value } else { self.total - value })
     }
