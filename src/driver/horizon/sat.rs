@@ -126,9 +126,9 @@ impl<E: HorizonEncoding> HorizonOracle for SatHorizon<'_, E> {
 pub const MAX_STEP_CLAUSES: usize = 5_000_000;
 
 /// The most literals the formula of one search may hold, every horizon's clauses together
-/// (about 1.5 GB with the solver's own structures): each step and goal is small, but a tour that must touch
-/// thousands of targets grows one step at a time for thousands of steps, and its count of
-/// untouched targets adds a totalizer per step.
+/// (about 1.5 GB with the solver's own structures): each step and goal is small, but a tour
+/// that must touch thousands of targets grows one step at a time for thousands of steps, and
+/// its count of untouched targets adds a totalizer per step.
 pub const MAX_FORMULA_LITERALS: usize = 30_000_000;
 
 /// Refuses to go on when the clauses written so far, before the solver receives those
@@ -157,6 +157,8 @@ fn grow<E: HorizonEncoding>(encoding: &mut E, horizon: usize, solver: &mut FedSo
         }
         encoding.extend(solver.pending());
         within_budget(solver, encoding.horizon())?;
+        // Handed over step by step, so that each check counts only the new step's clauses.
+        solver.flush()?;
     }
     Ok(())
 }

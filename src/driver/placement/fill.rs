@@ -36,7 +36,9 @@ pub(super) fn fill(puzzle: &PlacementPuzzle, placement: &Placement, value: usize
     }
     // Heaviest first; of equal weight, the kind that attacks less.
     let mut order: Vec<usize> = (0..puzzle.kinds.len()).collect();
-    order.sort_by_key(|&k| (std::cmp::Reverse(puzzle.kinds[k].weight), attack_reach(puzzle, puzzle.kinds[k].kind)));
+    order.sort_by_cached_key(|&k| {
+        (std::cmp::Reverse(puzzle.kinds[k].weight), attack_reach(puzzle, puzzle.kinds[k].kind))
+    });
     let mut filled = placement.clone();
     for square in board.squares() {
         if occupied[square.index()] || attacked[square.index()] {

@@ -37,8 +37,8 @@ struct State<'a> {
 
 /// The best assignment found within `time`, or for as long as `more` is set, if any satisfies
 /// every row. The search stops early at cost `target` (a proven bound: nothing cheaper
-/// exists; [`NO_TARGET`] until one is known, as another thread may set it meanwhile), and, once `more` is clear, when a quarter of its time has passed since its last
-/// improvement.
+/// exists; [`NO_TARGET`] until one is known, as another thread may set it meanwhile), and,
+/// once `more` is clear, when a quarter of its time has passed since its last improvement.
 pub(super) fn improve(
     problem: &Problem,
     time: Duration,

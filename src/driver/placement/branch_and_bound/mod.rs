@@ -493,11 +493,11 @@ fn branches_on_rows(problem: &Problem) -> bool {
     rows > 0 && terms > cuts::LONGEST_ROW * rows
 }
 
-/// The local search's time before the tree: longer for larger boards, where it pays most.
 /// On one core, the most rows whose relaxation is solved before the local search starts (so
 /// that it can stop at the bound): knight domination 32x32 has 1,024.
 const FIRST_BOUND_ROWS: usize = 1_024;
 
+/// The local search's time before the tree: longer for larger boards, where it pays most.
 fn local_search_ms(n: usize) -> u64 {
     (n as u64 * 2).clamp(20, 1000)
 }
