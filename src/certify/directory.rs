@@ -71,13 +71,7 @@ pub fn certify_with(
     compression: ProofCompression,
     tree: Option<&TreeProof>,
 ) -> Result<Certificate, CertifyError> {
-    let (model, assignment, colour) = family::of(puzzle).certified_assignment(solution, value)?;
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join(FILES[0]), puzzle_text)?;
-    let mut opb = Vec::new();
-    write_opb(&model, &mut opb)?;
-    std::fs::write(dir.join(FILES[1]), opb)?;
-    std::fs::write(dir.join(FILES[2]), solution::write_solution(puzzle, solution, value))?;
+    let (model, assignment, colour) = write_files(puzzle, puzzle_text, solution, value, dir)?;
     let mut proof = ProofWriter::create(dir, compression)?;
     let figures = match tree {
         Some(tree) => super::tree::prove_tree(&model, &assignment, tree, proof.writer())?,
@@ -85,6 +79,52 @@ pub fn certify_with(
     };
     let proof = proof.finish()?;
     Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
+}
+
+/// Writes the certificate's files besides its proof ([`FILES`]) into `dir`: the model and the
+/// solution as a 0-1 assignment of its variables, with the colour argument of a lone knight's
+/// tour.
+fn write_files(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    solution: &Solution,
+    value: usize,
+    dir: &Path,
+) -> Result<(LinearModel, Vec<bool>, Option<super::ColourArgument>), CertifyError> {
+    let (model, assignment, colour) = family::of(puzzle).certified_assignment(solution, value)?;
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(FILES[0]), puzzle_text)?;
+    let mut opb = Vec::new();
+    write_opb(&model, &mut opb)?;
+    std::fs::write(dir.join(FILES[1]), opb)?;
+    std::fs::write(dir.join(FILES[2]), solution::write_solution(puzzle, solution, value))?;
+    Ok((model, assignment, colour))
+}
+
+/// Runs the certified core-guided search on a placement `puzzle` (whose file text is
+/// `puzzle_text`), reporting it to `on_event` as the plain search does, and writes the
+/// certificate of the optimum it proves into `dir` ([`super::core_guided`]); the certificate,
+/// or `None` when no placement exists.
+#[cfg(unix)]
+pub fn certify_core_guided(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    dir: &Path,
+    compression: ProofCompression,
+    on_event: &mut dyn FnMut(crate::driver::Event),
+) -> Result<Option<Certificate>, CertifyError> {
+    let placement =
+        puzzle.placement().ok_or_else(|| CertifyError::Unsupported("only placements are searched this way".into()))?;
+    std::fs::create_dir_all(dir)?;
+    let mut proof = ProofWriter::create(dir, compression)?;
+    let certified = super::core_guided::search(placement, proof.writer(), on_event)?;
+    let stored = proof.finish()?;
+    let (Some((solution, value)), Some(figures)) = (certified.best, certified.figures) else {
+        std::fs::remove_file(&stored.path)?;
+        return Ok(None);
+    };
+    let (model, _, _) = write_files(puzzle, puzzle_text, &solution, value, dir)?;
+    Ok(Some(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof: stored, figures }))
 }
 
 /// The three parts of a verification.

@@ -36,6 +36,9 @@ extern "C" {
     fn ccadical_close_proof(solver: *mut c_void);
     fn ccadical_add(solver: *mut c_void, lit: c_int);
     fn ccadical_solve(solver: *mut c_void) -> c_int;
+    fn ccadical_assume(solver: *mut c_void, lit: c_int);
+    fn ccadical_val(solver: *mut c_void, lit: c_int) -> c_int;
+    fn ccadical_failed(solver: *mut c_void, lit: c_int) -> c_int;
 }
 
 // Keeps the `cadical` crate, and with it the static library, in the link.
@@ -82,18 +85,21 @@ fn solve_traced(clauses: &[Clause], write_end: OwnedFd) -> Result<c_int, String>
 }
 
 /// Writes each LRAT line into the VeriPB proof.
-struct Translator<'p, W: Write> {
-    proof: &'p mut Proof<W>,
-    origins: &'p [Option<AbsConstraintId>],
+#[derive(Default)]
+pub(super) struct Translator {
+    /// The VeriPB constraint that stands for each input clause, in the order they were given.
+    pub origins: Vec<Option<AbsConstraintId>>,
     /// The VeriPB constraint of each LRAT lemma not deleted.
     lemmas: HashMap<u64, AbsConstraintId>,
     /// The number of every LRAT lemma so far, deleted or not, in increasing order.
     numbered: Vec<u64>,
-    count: usize,
-    empty: Option<AbsConstraintId>,
+    /// Lemmas written.
+    pub count: usize,
+    /// The empty clause, once derived.
+    pub empty: Option<AbsConstraintId>,
 }
 
-impl<W: Write> Translator<'_, W> {
+impl Translator {
     /// The VeriPB constraint of LRAT clause `id`, if it can be named.
     ///
     /// Input clauses and lemmas share one count: a clause CaDiCaL derives while the input is
@@ -113,7 +119,8 @@ impl<W: Write> Translator<'_, W> {
         self.origins.get(index).copied().flatten().map(ConstraintId::from)
     }
 
-    fn line(&mut self, line: &str) -> Result<(), String> {
+    /// Writes one LRAT line into `proof`.
+    pub fn line<W: Write>(&mut self, proof: &mut Proof<W>, line: &str) -> Result<(), String> {
         let mut tokens = line.split_ascii_whitespace();
         let Some(first) = tokens.next() else { return Ok(()) };
         let bad = || format!("CaDiCaL's LRAT line cannot be read: {line}");
@@ -127,7 +134,7 @@ impl<W: Write> Translator<'_, W> {
                 }
                 if let Some(number) = self.lemmas.remove(&deleted) {
                     let none: [SubproofElement<Var, Clause>; 0] = [];
-                    self.proof.delete_ids([ConstraintId::from(number)], none).map_err(|e| e.to_string())?;
+                    proof.delete_ids([ConstraintId::from(number)], none).map_err(|e| e.to_string())?;
                 }
             }
             return Ok(());
@@ -144,7 +151,7 @@ impl<W: Write> Translator<'_, W> {
             .collect::<Result<_, String>>()?;
         let hints = hints.iter().take_while(|&&h| h != 0);
         let hints: Option<Vec<ConstraintId>> = hints.map(|&h| self.constraint(h)).collect();
-        let number = self.proof.reverse_unit_prop(&clause, hints.unwrap_or_default()).map_err(|e| e.to_string())?;
+        let number = proof.reverse_unit_prop(&clause, hints.unwrap_or_default()).map_err(|e| e.to_string())?;
         self.count += 1;
         if clause.is_empty() {
             self.empty = Some(number);
@@ -181,15 +188,14 @@ pub fn refute<W: Write>(
     }
     // SAFETY: both descriptors were just opened by pipe() and are owned from here on.
     let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    let mut translator =
-        Translator { proof, origins, lemmas: HashMap::new(), numbered: Vec::new(), count: 0, empty: None };
+    let mut translator = Translator { origins: origins.to_vec(), ..Translator::default() };
     let (answer, written) = std::thread::scope(|scope| {
         let solver = scope.spawn(move || solve_traced(clauses, write_end));
         // Every line is read even after a failure, so that the solver never blocks on the pipe.
         let mut written: Result<(), String> = Ok(());
         for line in BufReader::new(std::fs::File::from(read_end)).lines() {
             match line {
-                Ok(line) if written.is_ok() => written = translator.line(&line),
+                Ok(line) if written.is_ok() => written = translator.line(proof, &line),
                 Ok(_) => {}
                 Err(e) => {
                     written = written.and(Err(e.to_string()));
@@ -207,4 +213,220 @@ pub fn refute<W: Write>(
     }
     let (lemmas, empty) = (translator.count, translator.empty);
     super::trace::conclude(proof, answer == 10, empty, Refutation { lemmas, seconds })
+}
+
+/// CaDiCaL solving incrementally under assumptions, with its trace written into a file that is
+/// read, and translated into the VeriPB proof, after every call ([`Traced::drain`]).
+///
+/// The trace is FRAT with LRAT hints: unlike LRAT it names every input clause with its number
+/// (`o id lits`), which incremental use needs, since CaDiCaL also numbers clauses it never
+/// traces (those that state which assumptions failed). Variable elimination is off: in
+/// incremental use CaDiCaL restores the clauses of an eliminated variable when it comes back.
+pub(super) struct Traced {
+    solver: *mut c_void,
+    file: *mut libc::FILE,
+    trace: BufReader<std::fs::File>,
+    partial: String,
+}
+
+/// Distinguishes the trace files of one process.
+static TRACES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A literal as CaDiCaL numbers it.
+fn number(lit: Lit) -> Result<c_int, CertifyError> {
+    let n = c_int::try_from(lit.var().idx() + 1)
+        .map_err(|_| CertifyError::Internal("a variable past CaDiCaL's range".into()))?;
+    Ok(if lit.is_pos() { n } else { -n })
+}
+
+impl Traced {
+    /// A solver whose trace goes to a new file in the temporary directory (removed at once:
+    /// the two handles keep it until the solver is dropped).
+    pub fn new() -> Result<Traced, CertifyError> {
+        use std::os::unix::ffi::OsStrExt;
+        let serial = TRACES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("knights-sat-lrat-{}-{serial}", std::process::id()));
+        let name = std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| CertifyError::Internal("a temporary path with a NUL byte".into()))?;
+        // SAFETY: both arguments are C strings.
+        let file = unsafe { libc::fopen(name.as_ptr(), c"w".as_ptr()) };
+        if file.is_null() {
+            return Err(CertifyError::Io(std::io::Error::last_os_error()));
+        }
+        let trace = match std::fs::File::open(&path) {
+            Ok(trace) => trace,
+            Err(e) => {
+                // SAFETY: `file` was opened above and is closed once.
+                unsafe { libc::fclose(file) };
+                return Err(CertifyError::Io(e));
+            }
+        };
+        let _ = std::fs::remove_file(&path);
+        // SAFETY: the options are set, and the trace connected, before the first clause, as
+        // CaDiCaL requires; the file stays open until the solver is dropped.
+        let solver = unsafe {
+            let solver = ccadical_init();
+            ccadical_set_option(solver, c"frat".as_ptr(), 1);
+            ccadical_set_option(solver, c"binary".as_ptr(), 0);
+            ccadical_set_option(solver, c"elim".as_ptr(), 0);
+            ccadical_trace_proof(solver, file, c"search".as_ptr());
+            solver
+        };
+        Ok(Traced { solver, file, trace: BufReader::new(trace), partial: String::new() })
+    }
+
+    /// Adds a clause for good.
+    pub fn add(&mut self, clause: &[Lit]) -> Result<(), CertifyError> {
+        let numbers: Vec<c_int> = clause.iter().map(|&l| number(l)).collect::<Result<_, _>>()?;
+        for n in numbers {
+            // SAFETY: the solver is alive until drop.
+            unsafe { ccadical_add(self.solver, n) };
+        }
+        // SAFETY: as above.
+        unsafe { ccadical_add(self.solver, 0) };
+        Ok(())
+    }
+
+    /// Solves under `assumptions`: whether the clauses are satisfiable.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> Result<bool, CertifyError> {
+        let numbers: Vec<c_int> = assumptions.iter().map(|&l| number(l)).collect::<Result<_, _>>()?;
+        // SAFETY: the solver is alive until drop.
+        let answer = unsafe {
+            for n in numbers {
+                ccadical_assume(self.solver, n);
+            }
+            ccadical_solve(self.solver)
+        };
+        match answer {
+            10 => Ok(true),
+            20 => Ok(false),
+            other => Err(CertifyError::Internal(format!("CaDiCaL answered {other}"))),
+        }
+    }
+
+    /// The value of `lit` in the last model.
+    pub fn value(&self, lit: Lit) -> bool {
+        // SAFETY: the solver is alive until drop; a literal of a variable it has not seen is
+        // answered, not refused.
+        number(lit).is_ok_and(|n| unsafe { ccadical_val(self.solver, n) } > 0)
+    }
+
+    /// After an unsatisfiable call: whether the assumption `lit` failed.
+    pub fn failed(&self, lit: Lit) -> bool {
+        // SAFETY: as above; `lit` was assumed in the last call.
+        number(lit).is_ok_and(|n| unsafe { ccadical_failed(self.solver, n) } != 0)
+    }
+
+    /// Reads what CaDiCaL has traced since the last call and writes it into `proof`.
+    pub fn drain<W: Write>(&mut self, translator: &mut Frat, proof: &mut Proof<W>) -> Result<(), CertifyError> {
+        // SAFETY: the file is open until drop; no other thread writes to it.
+        if unsafe { libc::fflush(self.file) } != 0 {
+            return Err(CertifyError::Io(std::io::Error::last_os_error()));
+        }
+        loop {
+            let read = self.trace.read_line(&mut self.partial)?;
+            if read == 0 || !self.partial.ends_with('\n') {
+                return Ok(());
+            }
+            let line = std::mem::take(&mut self.partial);
+            translator
+                .line(proof, line.trim_end())
+                .map_err(|e| CertifyError::Internal(format!("translating CaDiCaL's proof: {e}")))?;
+        }
+    }
+}
+
+impl Drop for Traced {
+    fn drop(&mut self) {
+        // SAFETY: the solver and the file are released once, the trace closed before its file.
+        unsafe {
+            ccadical_close_proof(self.solver);
+            ccadical_release(self.solver);
+            libc::fclose(self.file);
+        }
+    }
+}
+
+/// A clause as a key: its literals as DIMACS numbers, sorted, without repeats.
+fn dimacs_key(lits: impl Iterator<Item = i64>) -> Vec<i64> {
+    let mut key: Vec<i64> = lits.collect();
+    key.sort_unstable();
+    key.dedup();
+    key
+}
+
+/// Writes each line of CaDiCaL's FRAT trace into the VeriPB proof: every derived clause as
+/// `rup` with its hints, every deletion of one as a deletion.
+#[derive(Default)]
+pub(super) struct Frat {
+    /// Input clauses given to the solver and not yet named by the trace, with the constraint
+    /// that stands for each.
+    pending: std::collections::VecDeque<(Vec<i64>, Option<AbsConstraintId>)>,
+    /// The constraint of each clause number, and whether it is a lemma of the trace.
+    ids: HashMap<u64, (Option<AbsConstraintId>, bool)>,
+    /// Lemmas written.
+    pub count: usize,
+}
+
+impl Frat {
+    /// Records that `clause` goes to the solver next, named in the proof by `origin`.
+    pub fn input(&mut self, clause: &[Lit], origin: Option<AbsConstraintId>) {
+        let key = dimacs_key(clause.iter().map(|l| if l.is_pos() { l.var().idx() as i64 + 1 } else { -(l.var().idx() as i64 + 1) }));
+        self.pending.push_back((key, origin));
+    }
+
+    /// Writes one FRAT line into `proof`.
+    pub fn line<W: Write>(&mut self, proof: &mut Proof<W>, line: &str) -> Result<(), String> {
+        let bad = || format!("CaDiCaL's FRAT line cannot be read: {line}");
+        let mut tokens = line.split_ascii_whitespace();
+        let Some(kind) = tokens.next() else { return Ok(()) };
+        let id: u64 = tokens.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
+        let mut lits = Vec::new();
+        for token in tokens.by_ref() {
+            let n: i64 = token.parse().map_err(|_| bad())?;
+            if n == 0 {
+                break;
+            }
+            lits.push(n);
+        }
+        match kind {
+            "o" => {
+                let (key, origin) = self.pending.pop_front().ok_or_else(|| format!("an input clause not given: {line}"))?;
+                if key != dimacs_key(lits.iter().copied()) {
+                    return Err(format!("input clause {id} is not the clause given: {line}"));
+                }
+                self.ids.insert(id, (origin, false));
+            }
+            "a" => {
+                let hints: Vec<u64> = match tokens.next() {
+                    Some("l") => tokens
+                        .map(|t| t.parse::<u64>().map_err(|_| bad()))
+                        .take_while(|h| !matches!(h, Ok(0)))
+                        .collect::<Result<_, _>>()?,
+                    _ => Vec::new(),
+                };
+                let hints: Option<Vec<ConstraintId>> =
+                    hints.iter().map(|h| self.ids.get(h).and_then(|e| e.0).map(ConstraintId::from)).collect();
+                let clause: Clause = lits
+                    .iter()
+                    .map(|&n| {
+                        let var = Var::new(u32::try_from(n.unsigned_abs() - 1).map_err(|_| bad())?);
+                        Ok(if n > 0 { var.pos_lit() } else { var.neg_lit() })
+                    })
+                    .collect::<Result<_, String>>()?;
+                let number = proof.reverse_unit_prop(&clause, hints.unwrap_or_default()).map_err(|e| e.to_string())?;
+                self.count += 1;
+                self.ids.insert(id, (Some(number), true));
+            }
+            "d" => {
+                if let Some((Some(number), true)) = self.ids.remove(&id) {
+                    let none: [SubproofElement<Var, Clause>; 0] = [];
+                    proof.delete_ids([ConstraintId::from(number)], none).map_err(|e| e.to_string())?;
+                }
+            }
+            "f" => {}
+            _ => return Err(bad()),
+        }
+        Ok(())
+    }
 }

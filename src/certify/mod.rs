@@ -17,6 +17,8 @@
 
 mod checker;
 mod colour;
+#[cfg(unix)]
+pub mod core_guided;
 mod derive;
 mod directory;
 #[cfg(unix)]
@@ -30,6 +32,8 @@ mod tree;
 
 pub use checker::{check, Bounds};
 pub use colour::ColourArgument;
+#[cfg(unix)]
+pub use directory::certify_core_guided;
 pub use directory::{
     certified_model, certify, certify_with, opb_value, verify, Certificate, Check, Part, Verification, VerifyError,
     FILES,
@@ -49,6 +53,9 @@ pub enum CertifyError {
     /// Writing a file failed.
     #[error("writing the certificate failed: {0}")]
     Io(#[from] std::io::Error),
+    /// The search that the certificate proves failed.
+    #[error(transparent)]
+    Search(#[from] crate::Error),
     /// The pipeline broke one of its own invariants: a bug, never an answer.
     #[error("internal error while certifying: {0}")]
     Internal(String),

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
+use knights_sat::certify::{Certificate, CertifyError};
 use knights_sat::driver::TreeProof;
 use knights_sat::driver::{Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
@@ -23,6 +24,8 @@ use super::{CliError, Exit};
 /// What the worker thread and the Ctrl-C handler tell the main thread.
 enum Message {
     Event(Event),
+    /// The certified core-guided search ended: its certificate, if it wrote one.
+    Certified(Result<Option<Certificate>, CertifyError>),
     Finished(Result<Outcome, knights_sat::Error>),
     Interrupted,
 }
@@ -72,18 +75,32 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         let _ = interrupt.send(Message::Interrupted);
     });
     let started = Instant::now();
+    let certified_search = match &settings.certify {
+        Some(dir) if settings.mip.is_none() && certifies_as_it_runs(&settings) => Some((dir.clone(), puzzle_text(&settings)?)),
+        _ => None,
+    };
     let worker = {
         let puzzle = settings.puzzle.clone();
         let searches = Searches { exchange: settings.search, placement: settings.placement, tour: settings.tour };
         let mip = settings.mip;
+        let compression = settings.proof_compression;
         std::thread::Builder::new().name("search".into()).spawn(move || {
             let events = sender.clone();
             let mut report = |event: &Event| {
                 let _ = events.send(Message::Event(event.clone()));
             };
-            let search = || match mip {
-                Some(formulation) => with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report),
-                None => knights_sat::driver::solve(&puzzle, &searches, &mut report),
+            let search = || match (mip, &certified_search) {
+                (Some(formulation), _) => {
+                    with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report)
+                }
+                (None, Some((dir, text))) => {
+                    let (outcome, certificate) = certified(&puzzle, text, dir, compression, &mut report);
+                    if let Some(certificate) = certificate {
+                        let _ = sender.send(Message::Certified(certificate));
+                    }
+                    outcome
+                }
+                (None, None) => knights_sat::driver::solve(&puzzle, &searches, &mut report),
             };
             // A panic in a solver must end the command with an internal error, not leave the
             // main thread waiting for a message that never comes.
@@ -96,6 +113,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     let progress = Progress::new(settings.progress && !settings.json, family.step_unit());
     let mut knowledge = if family.maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
     let mut tree_proof = None;
+    let mut certificate = None;
     let (outcome, stop) = loop {
         let message = match settings.timeout {
             Some(limit) => match limit.checked_sub(started.elapsed()) {
@@ -106,6 +124,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         };
         match message {
             Some(Message::Event(Event::TreeProof(tree))) => tree_proof = Some(tree),
+            Some(Message::Certified(written)) => certificate = Some(written),
             Some(Message::Event(event)) => {
                 progress.observe(&event);
                 knowledge.observe(&event);
@@ -159,7 +178,12 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         }
     }
     if let Some(dir) = &settings.certify {
-        write_certificate(&settings, &outcome, tree_proof.as_deref(), dir)?;
+        match certificate {
+            Some(Ok(Some(certificate))) if outcome.status == Status::Optimal => announce(&settings, &certificate),
+            Some(Err(e)) => return Err(e.into()),
+            Some(_) => eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display()),
+            None => write_certificate(&settings, &outcome, tree_proof.as_deref(), dir)?,
+        }
     }
     if matches!(stop, None | Some(Stop::Refused(_))) {
         // The worker has finished; joining it only collects the thread.
@@ -193,12 +217,7 @@ fn write_certificate(
         eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display());
         return Ok(());
     };
-    // A puzzle file is copied as it is, comments and all; a puzzle given by flags is written out.
-    let text = match &settings.file {
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?,
-        None => knights_sat::encodings::puzzle::to_toml(&settings.puzzle),
-    };
+    let text = puzzle_text(settings)?;
     let certificate = knights_sat::certify::certify_with(
         &settings.puzzle,
         &text,
@@ -208,6 +227,69 @@ fn write_certificate(
         settings.proof_compression,
         tree,
     )?;
+    announce(settings, &certificate);
+    Ok(())
+}
+
+/// The puzzle as the certificate copies it: a puzzle file as it is, comments and all; a puzzle
+/// given by flags written out.
+fn puzzle_text(settings: &SolveSettings) -> Result<String, CliError> {
+    Ok(match &settings.file {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?,
+        None => knights_sat::encodings::puzzle::to_toml(&settings.puzzle),
+    })
+}
+
+/// Whether the search itself writes the certificate as it runs (the core-guided search of a
+/// placement, [`knights_sat::certify::core_guided`]).
+#[cfg(unix)]
+fn certifies_as_it_runs(settings: &SolveSettings) -> bool {
+    settings.puzzle.placement().is_some_and(|p| knights_sat::certify::core_guided::applies(p, &settings.placement))
+}
+
+#[cfg(not(unix))]
+fn certifies_as_it_runs(_: &SolveSettings) -> bool {
+    false
+}
+
+/// The certified core-guided search: its outcome, and the certificate it wrote (`None` when
+/// the search itself failed).
+#[cfg(unix)]
+fn certified(
+    puzzle: &Puzzle,
+    text: &str,
+    dir: &std::path::Path,
+    compression: knights_sat::certify::ProofCompression,
+    report: &mut dyn FnMut(&Event),
+) -> (Result<Outcome, knights_sat::Error>, Option<Result<Option<Certificate>, CertifyError>>) {
+    let started = Instant::now();
+    let mut knowledge = if family::of(puzzle).maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
+    let written = knights_sat::certify::certify_core_guided(puzzle, text, dir, compression, &mut |event| {
+        knowledge.observe(&event);
+        report(&event);
+    });
+    match written {
+        Err(CertifyError::Search(e)) => (Err(e), None),
+        written => (Ok(knowledge.outcome(started.elapsed(), None)), Some(written)),
+    }
+}
+
+#[cfg(not(unix))]
+fn certified(
+    _: &Puzzle,
+    _: &str,
+    _: &std::path::Path,
+    _: knights_sat::certify::ProofCompression,
+    _: &mut dyn FnMut(&Event),
+) -> (Result<Outcome, knights_sat::Error>, Option<Result<Option<Certificate>, CertifyError>>) {
+    (Err(knights_sat::Error::Internal("no certified search on this system".into())), None)
+}
+
+/// Says where the certificate went and what its proof holds (on stderr with `--json`, so that
+/// standard output stays one JSON object).
+fn announce(settings: &SolveSettings, certificate: &Certificate) {
+    let dir = &certificate.dir;
     let (figures, proof) = (certificate.figures, &certificate.proof);
     let compressed = if proof.stored_bytes == proof.text_bytes {
         String::new()
@@ -233,5 +315,4 @@ fn write_certificate(
     } else {
         println!("{line}");
     }
-    Ok(())
 }

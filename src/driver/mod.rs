@@ -27,5 +27,6 @@ pub use placement::branch_and_bound::{
     solve_cube, split, supports as placement_has_tree, Combination, Cube, Cut, CutOrigin, Decision, Ingredients,
     OrbitFixing, Split, TreeProof,
 };
+pub use placement::core_guided::{run as run_core_guided, CoreOracle, Counted};
 pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};
 pub use tour::{solve_tour, solve_tour_cube, TourSearch};

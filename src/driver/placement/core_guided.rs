@@ -23,6 +23,58 @@ use crate::Error;
 /// How often a core is shrunk by solving again under it alone.
 const TRIM_ROUNDS: usize = 3;
 
+/// Why the core-guided search raised its lower bound, for an oracle that proves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// Of these softs (their assumptions), pairwise excluded by the rules, at most one holds;
+    /// `one_holds` is the soft that asks for one of them.
+    Group {
+        /// The assumptions of the group's softs.
+        softs: Vec<Lit>,
+        /// The new soft.
+        one_holds: Lit,
+    },
+    /// The assumptions of the last unsatisfiable call that failed; `totalizer`, the totalizer
+    /// that relaxes them when there are several.
+    Core {
+        /// The failed assumptions.
+        core: Vec<Lit>,
+        /// The totalizer over their costs, if any.
+        totalizer: Option<usize>,
+    },
+}
+
+/// What the core-guided search asks of the formula it runs on: the plain search's
+/// [`Session`], or an oracle that proves each answer as it goes.
+pub trait CoreOracle {
+    /// The cost to minimise: each literal, when true, costs its weight.
+    fn costs(&self) -> Vec<(Lit, usize)>;
+    /// Asks for a placement under `assumptions`, of cost at most `asked` (for the report).
+    fn solve(&mut self, asked: Option<usize>, assumptions: &[Lit]) -> Result<Answer, Error>;
+    /// After an UNSAT answer: assumptions that already contradict the formula.
+    fn failed_assumptions(&mut self) -> Vec<Lit>;
+    /// After a SAT answer: reports the placement; its cost.
+    fn record_solution(&mut self) -> Result<usize, Error>;
+    /// Pairs of literals that no placement sets both.
+    fn exclusive_pairs(&self) -> Vec<(Lit, Lit)>;
+    /// Reports that every placement costs at least `cost`.
+    fn prove_at_least(&mut self, cost: usize);
+    /// Reports that no placement satisfies the rules.
+    fn prove_infeasible(&mut self);
+    /// A new literal that, true, makes one of the softs `softs` (assumptions) hold.
+    fn one_of(&mut self, softs: &[Lit]) -> Result<Lit, Error>;
+    /// The soft `assume` is refuted by the formula alone (the last core): it is made false
+    /// for good.
+    fn refute(&mut self, assume: Lit) -> Result<(), Error>;
+    /// A new totalizer over `inputs`; its number.
+    fn totalizer(&mut self, inputs: Vec<Lit>) -> usize;
+    /// One literal that, assumed, imposes "at most `k` inputs of totalizer `t` are true";
+    /// `None` when that holds anyway.
+    fn bound_literal(&mut self, t: usize, k: usize) -> Result<Option<Lit>, Error>;
+    /// The lower bound rose by `weight`, for `why`.
+    fn counted(&mut self, why: Counted, weight: usize) -> Result<(), Error>;
+}
+
 /// One soft constraint: the assumption that makes it hold, its remaining weight, and, for a
 /// totalizer output, which totalizer and which bound.
 struct Soft {
@@ -34,7 +86,8 @@ struct Soft {
 struct Oll {
     softs: Vec<Soft>,
     by_lit: HashMap<Lit, usize>,
-    totalizers: Vec<(Totalizer, usize)>,
+    /// The inputs of each totalizer.
+    sizes: Vec<usize>,
     /// The cost proven unavoidable.
     lower: usize,
 }
@@ -56,25 +109,30 @@ impl Oll {
     }
 }
 
-/// Runs the core-guided search.
+/// Runs the core-guided search on the plain session.
 pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
-    if session.solve(None, &[])? == Answer::Unsat {
-        session.prove_infeasible();
+    run(session)
+}
+
+/// Runs the core-guided search on `oracle`.
+pub fn run(oracle: &mut dyn CoreOracle) -> Result<(), Error> {
+    if oracle.solve(None, &[])? == Answer::Unsat {
+        oracle.prove_infeasible();
         return Ok(());
     }
-    let mut best = session.record_solution()?;
-    let mut oll = Oll { softs: Vec::new(), by_lit: HashMap::new(), totalizers: Vec::new(), lower: 0 };
-    for &(cost, weight) in &session.costs {
+    let mut best = oracle.record_solution()?;
+    let mut oll = Oll { softs: Vec::new(), by_lit: HashMap::new(), sizes: Vec::new(), lower: 0 };
+    for (cost, weight) in oracle.costs() {
         oll.add_soft(!cost, weight, None);
     }
-    relax_exclusive_groups(session, &mut oll);
+    relax_exclusive_groups(oracle, &mut oll)?;
     // Strata: first only the heaviest softs are assumed, then down to the next weight left.
     let mut stratum = oll.softs.iter().map(|s| s.weight).max().unwrap_or(1);
     while oll.lower < best {
         let assumptions = oll.assumptions(stratum);
-        match session.solve(Some(oll.lower), &assumptions)? {
+        match oracle.solve(Some(oll.lower), &assumptions)? {
             Answer::Sat => {
-                best = best.min(session.record_solution()?);
+                best = best.min(oracle.record_solution()?);
                 let lighter = oll.softs.iter().map(|s| s.weight).filter(|&w| w > 0 && w < stratum).max();
                 match lighter {
                     Some(weight) => stratum = weight,
@@ -88,18 +146,18 @@ pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
                 }
             }
             Answer::Unsat => {
-                let failed = session.failed_assumptions();
-                let core = trim(session, &oll, failed)?;
+                let failed = oracle.failed_assumptions();
+                let core = trim(oracle, &oll, failed)?;
                 if core.is_empty() {
                     return Err(Error::Internal("an empty core after a satisfiable start".to_string()));
                 }
-                relax(session, &mut oll, &core)?;
-                session.prove_at_least(oll.lower);
+                relax(oracle, &mut oll, &core)?;
+                oracle.prove_at_least(oll.lower);
             }
         }
     }
     if best == 0 {
-        session.prove_at_least(0);
+        oracle.prove_at_least(0);
     }
     Ok(())
 }
@@ -109,10 +167,10 @@ pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
 /// every member so far), and relaxes each: if `k` softs of least weight `w` can't hold
 /// together, `(k - 1) * w` of their weight is lost for sure, and a new soft of weight `w`
 /// asks for one of them to hold.
-fn relax_exclusive_groups(session: &mut Session, oll: &mut Oll) {
+fn relax_exclusive_groups(oracle: &mut dyn CoreOracle, oll: &mut Oll) -> Result<(), Error> {
     let index = &oll.by_lit;
     let mut excludes: Vec<HashSet<usize>> = vec![HashSet::new(); oll.softs.len()];
-    for &(a, b) in session.exclusive_pairs() {
+    for (a, b) in oracle.exclusive_pairs() {
         if let (Some(&i), Some(&j)) = (index.get(&a), index.get(&b)) {
             if i != j {
                 excludes[i].insert(j);
@@ -143,27 +201,27 @@ fn relax_exclusive_groups(session: &mut Session, oll: &mut Oll) {
         }
         let least = group.iter().map(|&g| oll.softs[g].weight).min().unwrap_or(0);
         oll.lower += (group.len() - 1) * least;
-        let one_holds = session.parts().1.new_lit();
-        let mut clause = vec![!one_holds];
+        let softs: Vec<Lit> = group.iter().map(|&g| oll.softs[g].assume).collect();
+        let one_holds = oracle.one_of(&softs)?;
         for &g in &group {
             oll.softs[g].weight -= least;
-            clause.push(oll.softs[g].assume);
         }
-        session.add_clause(&clause);
+        oracle.counted(Counted::Group { softs, one_holds }, least)?;
         oll.add_soft(one_holds, least, None);
     }
     if oll.lower > 0 {
-        session.prove_at_least(oll.lower);
+        oracle.prove_at_least(oll.lower);
     }
+    Ok(())
 }
 
 /// Shrinks a core by solving under it alone while that makes it smaller.
-fn trim(session: &mut Session, oll: &Oll, mut core: Vec<Lit>) -> Result<Vec<Lit>, Error> {
+fn trim(oracle: &mut dyn CoreOracle, oll: &Oll, mut core: Vec<Lit>) -> Result<Vec<Lit>, Error> {
     for _ in 0..TRIM_ROUNDS {
-        if core.len() <= 1 || session.solve(Some(oll.lower), &core)? == Answer::Sat {
+        if core.len() <= 1 || oracle.solve(Some(oll.lower), &core)? == Answer::Sat {
             break;
         }
-        let smaller = session.failed_assumptions();
+        let smaller = oracle.failed_assumptions();
         if smaller.len() >= core.len() {
             break;
         }
@@ -174,7 +232,7 @@ fn trim(session: &mut Session, oll: &Oll, mut core: Vec<Lit>) -> Result<Vec<Lit>
 
 /// Takes one core into account: raises the bound, lowers the weights of its softs, advances
 /// the totalizers among them and relaxes the core with a new totalizer.
-fn relax(session: &mut Session, oll: &mut Oll, core: &[Lit]) -> Result<(), Error> {
+fn relax(oracle: &mut dyn CoreOracle, oll: &mut Oll, core: &[Lit]) -> Result<(), Error> {
     let members: Vec<usize> = core.iter().filter_map(|lit| oll.by_lit.get(lit).copied()).collect();
     let least = members.iter().map(|&i| oll.softs[i].weight).min().unwrap_or(0);
     if members.len() != core.len() || least == 0 {
@@ -184,48 +242,71 @@ fn relax(session: &mut Session, oll: &mut Oll, core: &[Lit]) -> Result<(), Error
     for &i in &members {
         oll.softs[i].weight -= least;
         if let Some((t, k)) = oll.softs[i].sum {
-            if let Some(next) = bound_literal(session, oll, t, k + 1) {
+            if let Some(next) = next_bound(oracle, oll, t, k + 1)? {
                 oll.add_soft(next, least, Some((t, k + 1)));
             }
         }
     }
     if let [only] = members[..] {
         // The formula itself refutes this soft: make that a clause.
-        session.add_clause(&[!oll.softs[only].assume]);
-        return Ok(());
+        oracle.counted(Counted::Core { core: core.to_vec(), totalizer: None }, least)?;
+        return oracle.refute(oll.softs[only].assume);
     }
     let inputs: Vec<Lit> = members.iter().map(|&i| !oll.softs[i].assume).collect();
     let n = inputs.len();
-    oll.totalizers.push((inputs.into_iter().collect(), n));
-    let t = oll.totalizers.len() - 1;
+    let t = oracle.totalizer(inputs);
+    oll.sizes.push(n);
+    oracle.counted(Counted::Core { core: core.to_vec(), totalizer: Some(t) }, least)?;
     let mut k = 1;
     // Exhaust: while even "at most k of the core" alone is refuted, the bound goes up.
     while k < n {
-        let Some(lit) = bound_literal(session, oll, t, k) else { break };
-        if session.solve(Some(oll.lower), &[lit])? == Answer::Sat {
+        let Some(lit) = next_bound(oracle, oll, t, k)? else { break };
+        if oracle.solve(Some(oll.lower), &[lit])? == Answer::Sat {
             break;
         }
+        let core = oracle.failed_assumptions();
         oll.lower += least;
-        session.prove_at_least(oll.lower);
+        oracle.counted(Counted::Core { core, totalizer: None }, least)?;
+        oracle.prove_at_least(oll.lower);
         k += 1;
     }
-    if let Some(lit) = bound_literal(session, oll, t, k) {
+    if let Some(lit) = next_bound(oracle, oll, t, k)? {
         oll.add_soft(lit, least, Some((t, k)));
     }
     Ok(())
 }
 
-/// One literal that, assumed, imposes "at most `k` inputs of totalizer `t` are true"; `None`
-/// when that holds anyway.
-fn bound_literal(session: &mut Session, oll: &mut Oll, t: usize, k: usize) -> Option<Lit> {
-    let (totalizer, n) = &mut oll.totalizers[t];
-    if k >= *n {
-        return None;
+/// The literal imposing "at most `k` inputs of totalizer `t`"; `None` past its inputs.
+fn next_bound(oracle: &mut dyn CoreOracle, oll: &Oll, t: usize, k: usize) -> Result<Option<Lit>, Error> {
+    if k >= oll.sizes[t] {
+        return Ok(None);
     }
-    let (cnf, vars) = session.parts();
-    totalizer.encode_ub_change(k..=k, cnf, vars).expect("clause collector out of memory");
-    let lits = totalizer.enforce_ub(k).expect("the bound was just encoded");
-    all_of(cnf, vars, lits)
+    oracle.bound_literal(t, k)
+}
+
+/// The plain session's totalizers: each with its number of inputs.
+#[derive(Default)]
+pub(super) struct Totalizers(Vec<(Totalizer, usize)>);
+
+impl Totalizers {
+    /// A new totalizer over `inputs`; its number.
+    pub fn add(&mut self, inputs: Vec<Lit>) -> usize {
+        let n = inputs.len();
+        self.0.push((inputs.into_iter().collect(), n));
+        self.0.len() - 1
+    }
+
+    /// One literal that, assumed, imposes "at most `k` inputs of totalizer `t` are true", its
+    /// clauses added to `cnf`; `None` when that holds anyway.
+    pub fn bound_literal(&mut self, t: usize, k: usize, cnf: &mut Cnf, vars: &mut BasicVarManager) -> Option<Lit> {
+        let (totalizer, n) = &mut self.0[t];
+        if k >= *n {
+            return None;
+        }
+        totalizer.encode_ub_change(k..=k, cnf, vars).expect("clause collector out of memory");
+        let lits = totalizer.enforce_ub(k).expect("the bound was just encoded");
+        all_of(cnf, vars, lits)
+    }
 }
 
 /// One literal that, assumed, imposes all of `lits`: the literal itself when there is one, else

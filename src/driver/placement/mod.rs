@@ -10,7 +10,7 @@
 
 mod bounds;
 pub mod branch_and_bound;
-mod core_guided;
+pub mod core_guided;
 mod fill;
 mod session;
 mod settings;

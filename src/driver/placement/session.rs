@@ -8,9 +8,10 @@ use knights_sat_encodings::encode::placement::PlacementEncoding;
 use knights_sat_encodings::encode::symmetry::{break_symmetries, puzzle_symmetries};
 use knights_sat_encodings::geometry::Square;
 use knights_sat_encodings::puzzle::placement::{PlacementGoal, PlacementPuzzle};
-use rustsat::instances::{BasicVarManager, Cnf};
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars as _};
 use rustsat::types::Lit;
 
+use super::core_guided::{CoreOracle, Counted, Totalizers};
 use super::fill::fill;
 use super::settings::PlacementSearch;
 use crate::driver::fed_solver::FedSolver;
@@ -27,6 +28,7 @@ pub(super) struct Session<'a> {
     /// The cost to minimise: each literal, when true, costs its weight.
     pub costs: Vec<(Lit, usize)>,
     total: usize,
+    totalizers: Totalizers,
     emit: &'a mut dyn FnMut(Event),
 }
 
@@ -52,7 +54,7 @@ impl<'a> Session<'a> {
         let costs: Vec<(Lit, usize)> =
             encoding.objective().iter().map(|&(lit, w)| if minimise { (lit, w) } else { (!lit, w) }).collect();
         let total = costs.iter().map(|t| t.1).sum();
-        Ok(Session { puzzle, encoding, solver, minimise, costs, total, emit })
+        Ok(Session { puzzle, encoding, solver, minimise, costs, total, totalizers: Totalizers::default(), emit })
     }
 
     /// The clauses waiting for the solver and the variable manager, for encodings layered on top.
@@ -133,6 +135,61 @@ impl<'a> Session<'a> {
     /// Reports the proof that no placement satisfies the rules.
     pub fn prove_infeasible(&mut self) {
         (self.emit)(Event::Infeasible("no placement satisfies the rules".to_string()));
+    }
+}
+
+impl CoreOracle for Session<'_> {
+    fn costs(&self) -> Vec<(Lit, usize)> {
+        self.costs.clone()
+    }
+
+    fn solve(&mut self, asked: Option<usize>, assumptions: &[Lit]) -> Result<Answer, Error> {
+        Session::solve(self, asked, assumptions)
+    }
+
+    fn failed_assumptions(&mut self) -> Vec<Lit> {
+        Session::failed_assumptions(self)
+    }
+
+    fn record_solution(&mut self) -> Result<usize, Error> {
+        Session::record_solution(self)
+    }
+
+    fn exclusive_pairs(&self) -> Vec<(Lit, Lit)> {
+        Session::exclusive_pairs(self).to_vec()
+    }
+
+    fn prove_at_least(&mut self, cost: usize) {
+        Session::prove_at_least(self, cost);
+    }
+
+    fn prove_infeasible(&mut self) {
+        Session::prove_infeasible(self);
+    }
+
+    fn one_of(&mut self, softs: &[Lit]) -> Result<Lit, Error> {
+        let one_holds = self.encoding.vars().new_lit();
+        let clause: Vec<Lit> = std::iter::once(!one_holds).chain(softs.iter().copied()).collect();
+        self.add_clause(&clause);
+        Ok(one_holds)
+    }
+
+    fn refute(&mut self, assume: Lit) -> Result<(), Error> {
+        self.add_clause(&[!assume]);
+        Ok(())
+    }
+
+    fn totalizer(&mut self, inputs: Vec<Lit>) -> usize {
+        self.totalizers.add(inputs)
+    }
+
+    fn bound_literal(&mut self, t: usize, k: usize) -> Result<Option<Lit>, Error> {
+        let (cnf, vars) = (self.solver.pending(), self.encoding.vars());
+        Ok(self.totalizers.bound_literal(t, k, cnf, vars))
+    }
+
+    fn counted(&mut self, _why: Counted, _weight: usize) -> Result<(), Error> {
+        Ok(())
     }
 }
 
