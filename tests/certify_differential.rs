@@ -347,3 +347,98 @@ fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum
          maximised, {replayed} with orbital fixing, {skipped} refused without it"
     );
 }
+
+/// A random independence puzzle of several kinds without count limits on a board of 4x4 to
+/// 6x6: kinds that dominate others on a square, and groups of softs of which at most one holds.
+fn random_mixed_independence(rng: &mut ChaCha8Rng) -> PlacementPuzzle {
+    let side = rng.random_range(4..=6);
+    let board = Board::new(side, rng.random_range(4..=side)).unwrap();
+    let mut kinds: Vec<PieceKind> = Vec::new();
+    for _ in 0..rng.random_range(2..=4) {
+        let kind = PieceKind::ALL[rng.random_range(0..PieceKind::ALL.len())];
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let rules =
+        kinds.iter().map(|&kind| KindRule { kind, min: 0, max: None, weight: rng.random_range(1..=2) }).collect();
+    let pawns = if rng.random_bool(0.5) { PawnDirection::Up } else { PawnDirection::Down };
+    PlacementPuzzle::new(None, board, PlacementGoal::Independence, rules, pawns, Vec::new(), Vec::new()).unwrap()
+}
+
+/// The certified core-guided search proves the exhaustive optimum as it runs, on small puzzles
+/// of every goal (weights, limits, empty and fixed squares) and on larger independence puzzles
+/// of several kinds; VeriPB accepts each proof, and refuses one whose final sum leaves out a
+/// reason, or whose conclusion claims one more than was proved.
+#[test]
+fn placements_certified_by_the_core_guided_search_as_it_runs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 4);
+    let search = PlacementSearch { strategy: Strategy::CoreGuided, ..PlacementSearch::default() };
+    let (mut certified, mut totalizers, mut groups, mut traded, mut covering) = (0, 0, 0, 0, 0);
+    let mut tampered = 0;
+    for i in 0..140 {
+        let puzzle = if i % 2 == 0 {
+            let Some(puzzle) = random_placement(&mut rng) else { continue };
+            puzzle
+        } else {
+            random_mixed_independence(&mut rng)
+        };
+        if !knights_sat::certify::core_guided::applies(&puzzle, &search) {
+            continue;
+        }
+        let Ok(Some(optimum)) = optimal_placement(&puzzle, 2_000_000) else { continue };
+        let dir = work_dir(&format!("core-guided-{i}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let wrapped = Puzzle::Placement(puzzle.clone());
+        let certificate = knights_sat::certify::certify_core_guided(
+            &wrapped,
+            &to_toml(&wrapped),
+            &dir,
+            ProofCompression::None,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {puzzle:?}"));
+        let Some(certificate) = certificate else {
+            assert!(puzzle.goal.covers(), "puzzle {i}: no placement of an independence puzzle: {puzzle:?}");
+            continue;
+        };
+        assert_eq!(certificate.value, optimum, "puzzle {i}: {puzzle:?}");
+        let verification = verify(&dir).unwrap();
+        assert!(verification.passed(), "puzzle {i}: {:?}: {puzzle:?}", verification.checks);
+        let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+        certified += 1;
+        totalizers += usize::from(proof.contains("a totalizer over a core"));
+        groups += usize::from(proof.contains("softs of which at most one holds"));
+        traded += usize::from(proof.contains("kinds an optimal placement never needs"));
+        covering += usize::from(puzzle.goal.covers());
+        // The final sum is the last `pol` line: without its last reason it proves one less.
+        let lines: Vec<&str> = proof.lines().collect();
+        let last = lines.iter().rposition(|l| l.starts_with("pol ")).unwrap();
+        let terms: Vec<&str> = lines[last].split_whitespace().collect();
+        if tampered < 6 && terms.len() > 4 {
+            let shorter = format!("{} +", terms[..terms.len() - 4].join(" "));
+            let shorter = if terms.len() == 5 { terms[..2].join(" ") } else { shorter };
+            let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            edited[last] = shorter;
+            std::fs::write(dir.join("proof.pbp"), edited.join("\n") + "\n").unwrap();
+            let verification = verify(&dir).unwrap();
+            assert!(!verification.passed(), "puzzle {i}: a sum without one reason passed: {puzzle:?}");
+            // The conclusion claiming one more than the objective value logged.
+            let at = lines.iter().position(|l| l.starts_with("conclusion BOUNDS")).unwrap();
+            let numbers: Vec<&str> = lines[at].split_whitespace().collect();
+            let lower: i64 = numbers[2].parse().unwrap();
+            let mut claimed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            claimed[at] = lines[at].replacen(&format!("BOUNDS {lower}"), &format!("BOUNDS {}", lower + 1), 1);
+            std::fs::write(dir.join("proof.pbp"), claimed.join("\n") + "\n").unwrap();
+            let verification = verify(&dir).unwrap();
+            assert!(!verification.passed(), "puzzle {i}: a bound one too high passed: {puzzle:?}");
+            tampered += 1;
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(
+        certified >= 80 && totalizers >= 40 && groups >= 40 && traded >= 20 && covering >= 20 && tampered == 6,
+        "only {certified} certified, {totalizers} with a totalizer, {groups} with a group, {traded} with kinds \
+         traded, {covering} covering, {tampered} tampered"
+    );
+}

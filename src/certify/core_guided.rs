@@ -44,18 +44,28 @@ use crate::solver::{Answer, SolverKind};
 use crate::Error;
 
 /// Whether `search` on `puzzle` runs as the certified core-guided search: the strategy is the
-/// core-guided one, on CaDiCaL, and every row of the model is a cardinality row.
+/// core-guided one, on CaDiCaL, and every row of the model becomes clauses without auxiliary
+/// variables (no count limits but "at least one" and "at most one").
+///
+/// A count limit would need a totalizer of its own from the start, and a placement logged
+/// later is checked against every constraint, that totalizer's included, whose auxiliary
+/// variables the check could not always settle; such puzzles are certified by the refutation.
 pub fn applies(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> bool {
     cfg!(unix)
         && search.strategy.resolve(puzzle) == Strategy::CoreGuided
         && search.solver == SolverKind::Cadical
-        && placement_model(puzzle).is_ok_and(|m| {
-            m.model.constraints.iter().all(|row| {
-                derive::halves(row, 0)
-                    .into_iter()
-                    .all(|(relation, _)| derive::cardinality(&row.terms, relation, row.rhs).is_some())
-            })
-        })
+        && placement_model(puzzle).is_ok_and(|m| m.model.constraints.iter().all(without_auxiliaries))
+}
+
+/// Whether `row` becomes clauses over its own variables ([`derive::at_least`]).
+fn without_auxiliaries(row: &crate::encodings::linear::Constraint) -> bool {
+    derive::halves(row, 0).into_iter().all(|(relation, _)| match derive::cardinality(&row.terms, relation, row.rhs) {
+        Some((lits, k)) => {
+            let n = lits.len() as i64;
+            k <= 1 || k == n || k == n - 1
+        }
+        None => false,
+    })
 }
 
 /// What a certified core-guided search ended with.
@@ -257,8 +267,7 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
         let values: Vec<bool> =
             (0..self.model.model.variables.len()).map(|i| self.solver.value(derive::var(i).pos_lit())).collect();
         let placement = self.model.placement(&values);
-        let value =
-            check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+        let value = check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
         let cost = if self.minimise { value } else { self.total.saturating_sub(value) };
         if self.best.is_none_or(|b| cost < b.1) {
             let objective = super::prove::opb_objective(&self.model.model).map_err(|e| self.fail(e))?;
@@ -289,6 +298,7 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
         let proved = (|| -> Result<Lit, CertifyError> {
             let one_holds = self.vars.new_lit();
             let n = softs.len();
+            self.proof.comment(&format_args!("a group of {n} softs of which at most one holds"))?;
             // one_holds -> some soft holds; some soft holds -> one_holds.
             let clause: Clause = std::iter::once(!one_holds).chain(softs.iter().copied()).collect();
             let upward = self.proof.redundant(&clause, [one_holds.var().substitute_fixed(false)], None)?;
@@ -314,7 +324,8 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
                 at_most_one = self.proof.operations::<Var>(&(sum / m))?;
             }
             // All but one of them cost, or one_holds is false.
-            let count = self.proof.operations::<Var>(&((OperationSequence::from(at_most_one) * (n - 1) + downward) / n))?;
+            let count =
+                self.proof.operations::<Var>(&((OperationSequence::from(at_most_one) * (n - 1) + downward) / n))?;
             self.groups.insert(one_holds, count);
             let lits: Vec<Lit> = clause.iter().copied().collect();
             self.add(&lits, Some(upward))?;
@@ -340,6 +351,9 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
                 return Ok(None);
             }
             let mut clauses = Clauses::default();
+            if self.totalizers[t].encoding.n_output_lits() == 0 {
+                self.proof.comment(&format_args!("a totalizer over a core of {}", self.totalizers[t].inputs))?;
+            }
             self.totalizers[t]
                 .encoding
                 .encode_ub_change_cert(0..=k, &mut clauses, &mut self.vars, &mut self.proof)
@@ -370,7 +384,8 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
                 }
             }
         };
-        let reason = reason.ok_or_else(|| self.fail(CertifyError::Internal("a bound rose without its proof".into())))?;
+        let reason =
+            reason.ok_or_else(|| self.fail(CertifyError::Internal("a bound rose without its proof".into())))?;
         self.reasons.push((reason, weight));
         Ok(())
     }
@@ -414,12 +429,20 @@ pub fn search<W: Write>(
     let mut proof = Proof::new(writer, rows, true)?;
     proof.comment(&model.model.title)?;
     proof.comment(&"the core-guided search, certified as it runs")?;
-    let n = u32::try_from(model.model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
+    // Derived constraints stay apart from the model's, so that each placement logged is
+    // checked against the model alone, whatever auxiliary variables are defined by then.
+    proof.strengthening_to_core(false)?;
+    let n =
+        u32::try_from(model.model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let index: HashMap<&str, usize> =
         model.model.variables.iter().enumerate().map(|(i, name)| (name.as_str(), i)).collect();
     let variable = |s: usize, k: usize| {
-        let name = format!("{}_{}", puzzle.kinds[k].kind.letter(), puzzle.board.name(knights_sat_encodings::geometry::Square(s as u16)));
+        let name = format!(
+            "{}_{}",
+            puzzle.kinds[k].kind.letter(),
+            puzzle.board.name(knights_sat_encodings::geometry::Square(s as u16))
+        );
         index.get(name.as_str()).copied()
     };
     // Kinds ruled out by dominance.
@@ -444,7 +467,8 @@ pub fn search<W: Write>(
         if row.relation == Relation::AtMost && row.rhs == 1 && row.terms.iter().all(|t| t.0 == 1) {
             let members: Vec<usize> = row.terms.iter().map(|t| t.1).filter(|v| !ruled_out.contains_key(v)).collect();
             for (i, &a) in members.iter().enumerate() {
-                exclusive.extend(members[i + 1..].iter().map(|&b| (derive::var(a).pos_lit(), derive::var(b).pos_lit())));
+                exclusive
+                    .extend(members[i + 1..].iter().map(|&b| (derive::var(a).pos_lit(), derive::var(b).pos_lit())));
             }
         }
     }
@@ -511,6 +535,7 @@ pub fn search<W: Write>(
         solve_seconds: 0.0,
         seconds: started.elapsed().as_secs_f64(),
         from_search: true,
+        cores: Some(oracle.cores.len()),
     };
     let mut writer = oracle.proof.conclude(OutputGuarantee::None, &conclusion)?;
     writer.flush()?;

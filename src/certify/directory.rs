@@ -124,7 +124,13 @@ pub fn certify_core_guided(
         return Ok(None);
     };
     let (model, _, _) = write_files(puzzle, puzzle_text, &solution, value, dir)?;
-    Ok(Some(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof: stored, figures }))
+    Ok(Some(Certificate {
+        dir: dir.to_path_buf(),
+        value,
+        model_variables: model.variables.len(),
+        proof: stored,
+        figures,
+    }))
 }
 
 /// The three parts of a verification.

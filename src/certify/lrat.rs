@@ -371,7 +371,13 @@ pub(super) struct Frat {
 impl Frat {
     /// Records that `clause` goes to the solver next, named in the proof by `origin`.
     pub fn input(&mut self, clause: &[Lit], origin: Option<AbsConstraintId>) {
-        let key = dimacs_key(clause.iter().map(|l| if l.is_pos() { l.var().idx() as i64 + 1 } else { -(l.var().idx() as i64 + 1) }));
+        let key = dimacs_key(clause.iter().map(|l| {
+            if l.is_pos() {
+                l.var().idx() as i64 + 1
+            } else {
+                -(l.var().idx() as i64 + 1)
+            }
+        }));
         self.pending.push_back((key, origin));
     }
 
@@ -391,7 +397,8 @@ impl Frat {
         }
         match kind {
             "o" => {
-                let (key, origin) = self.pending.pop_front().ok_or_else(|| format!("an input clause not given: {line}"))?;
+                let (key, origin) =
+                    self.pending.pop_front().ok_or_else(|| format!("an input clause not given: {line}"))?;
                 if key != dimacs_key(lits.iter().copied()) {
                     return Err(format!("input clause {id} is not the clause given: {line}"));
                 }

@@ -45,6 +45,8 @@ pub struct ProofFigures {
     /// The proof states the search's own tree ([`super::prove_tree`]); `lemmas` counts its
     /// steps.
     pub from_search: bool,
+    /// The proof traces the core-guided search as it ran: the cores it logged.
+    pub cores: Option<usize>,
 }
 
 /// The objective as OPB minimises it: a maximised objective negated.

@@ -21,11 +21,14 @@ use super::progress::Progress;
 use super::settings::SolveSettings;
 use super::{CliError, Exit};
 
+/// The certificate a certified search wrote, if it wrote one, or why writing it failed.
+type Written = Result<Option<Certificate>, CertifyError>;
+
 /// What the worker thread and the Ctrl-C handler tell the main thread.
 enum Message {
     Event(Event),
     /// The certified core-guided search ended: its certificate, if it wrote one.
-    Certified(Result<Option<Certificate>, CertifyError>),
+    Certified(Written),
     Finished(Result<Outcome, knights_sat::Error>),
     Interrupted,
 }
@@ -76,7 +79,9 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     });
     let started = Instant::now();
     let certified_search = match &settings.certify {
-        Some(dir) if settings.mip.is_none() && certifies_as_it_runs(&settings) => Some((dir.clone(), puzzle_text(&settings)?)),
+        Some(dir) if settings.mip.is_none() && certifies_as_it_runs(&settings) => {
+            Some((dir.clone(), puzzle_text(&settings)?))
+        }
         _ => None,
     };
     let worker = {
@@ -90,9 +95,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
                 let _ = events.send(Message::Event(event.clone()));
             };
             let search = || match (mip, &certified_search) {
-                (Some(formulation), _) => {
-                    with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report)
-                }
+                (Some(formulation), _) => with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report),
                 (None, Some((dir, text))) => {
                     let (outcome, certificate) = certified(&puzzle, text, dir, compression, &mut report);
                     if let Some(certificate) = certificate {
@@ -181,7 +184,9 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         match certificate {
             Some(Ok(Some(certificate))) if outcome.status == Status::Optimal => announce(&settings, &certificate),
             Some(Err(e)) => return Err(e.into()),
-            Some(_) => eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display()),
+            Some(_) => {
+                eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display())
+            }
             None => write_certificate(&settings, &outcome, tree_proof.as_deref(), dir)?,
         }
     }
@@ -262,7 +267,7 @@ fn certified(
     dir: &std::path::Path,
     compression: knights_sat::certify::ProofCompression,
     report: &mut dyn FnMut(&Event),
-) -> (Result<Outcome, knights_sat::Error>, Option<Result<Option<Certificate>, CertifyError>>) {
+) -> (Result<Outcome, knights_sat::Error>, Option<Written>) {
     let started = Instant::now();
     let mut knowledge = if family::of(puzzle).maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
     let written = knights_sat::certify::certify_core_guided(puzzle, text, dir, compression, &mut |event| {
@@ -282,7 +287,7 @@ fn certified(
     _: &std::path::Path,
     _: knights_sat::certify::ProofCompression,
     _: &mut dyn FnMut(&Event),
-) -> (Result<Outcome, knights_sat::Error>, Option<Result<Option<Certificate>, CertifyError>>) {
+) -> (Result<Outcome, knights_sat::Error>, Option<Written>) {
     (Err(knights_sat::Error::Internal("no certified search on this system".into())), None)
 }
 
@@ -296,10 +301,10 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
     } else {
         format!(", {} gzipped", size(proof.stored_bytes))
     };
-    let what = if figures.from_search {
-        format!("the search's tree, {} steps", figures.lemmas)
-    } else {
-        format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas)
+    let what = match (figures.from_search, figures.cores) {
+        (true, Some(cores)) => format!("the search's own trace, {cores} cores, {} lemmas", figures.lemmas),
+        (true, None) => format!("the search's tree, {} steps", figures.lemmas),
+        (false, _) => format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas),
     };
     let line = format!(
         "certificate: {} ({} variables, {what}, proof {} lines, {}{compressed}, {:.2} s); check it with `knights-sat verify {}`",

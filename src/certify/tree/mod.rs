@@ -148,6 +148,7 @@ pub fn prove_tree<W: Write>(
         solve_seconds: 0.0,
         seconds: started.elapsed().as_secs_f64(),
         from_search: true,
+        cores: None,
     })
 }
 

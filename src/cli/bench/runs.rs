@@ -72,7 +72,7 @@ pub fn certify(binary: &Path, file: &Path, config: &BenchRun, timeout: f64, work
     let proof = [PROOF, PROOF_GZ].iter().map(|name| dir.join(name)).find(|p| p.is_file());
     let Some(proof) = proof else { return run };
     run.seconds = Some(seconds);
-    run.from_search = stdout.contains("the search's tree");
+    run.from_search = stdout.contains("the search's tree") || stdout.contains("the search's own trace");
     run.proof_bytes = std::fs::metadata(&proof).ok().map(|m| m.len());
     let mut verify = Command::new(binary);
     verify.arg("verify").arg(&dir);

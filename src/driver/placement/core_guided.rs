@@ -16,7 +16,6 @@ use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Tota
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars as _};
 use rustsat::types::Lit;
 
-use super::session::Session;
 use crate::solver::Answer;
 use crate::Error;
 
@@ -45,7 +44,7 @@ pub enum Counted {
 }
 
 /// What the core-guided search asks of the formula it runs on: the plain search's
-/// [`Session`], or an oracle that proves each answer as it goes.
+/// session, or an oracle that proves each answer as it goes.
 pub trait CoreOracle {
     /// The cost to minimise: each literal, when true, costs its weight.
     fn costs(&self) -> Vec<(Lit, usize)>;
@@ -107,11 +106,6 @@ impl Oll {
     fn assumptions(&self, stratum: usize) -> Vec<Lit> {
         self.softs.iter().filter(|s| s.weight > 0 && s.weight >= stratum).map(|s| s.assume).collect()
     }
-}
-
-/// Runs the core-guided search on the plain session.
-pub(super) fn solve(session: &mut Session) -> Result<(), Error> {
-    run(session)
 }
 
 /// Runs the core-guided search on `oracle`.

@@ -50,7 +50,7 @@ pub fn solve_placement(
         Strategy::SatUnsat => bounds::sat_unsat(&mut session, search.encoding)?,
         Strategy::UnsatSat => bounds::unsat_sat(&mut session, search.encoding)?,
         Strategy::Binary => bounds::binary(&mut session, search.encoding)?,
-        Strategy::CoreGuided | Strategy::BranchAndBound | Strategy::Auto => core_guided::solve(&mut session)?,
+        Strategy::CoreGuided | Strategy::BranchAndBound | Strategy::Auto => core_guided::run(&mut session)?,
     }
     drop(session);
     Ok(knowledge.outcome(started.elapsed(), None))
