@@ -34,7 +34,7 @@ use rustsat::types::constraints::PbConstraint;
 use rustsat::types::{Clause, Lit, Var};
 
 use super::derive::{self, Clauses};
-use super::lrat::{Frat, Traced};
+use super::lrat::{Traced, Translator};
 use super::prove::ProofFigures;
 use super::CertifyError;
 use crate::driver::{run_core_guided, CoreOracle, Counted, PlacementSearch, Strategy};
@@ -96,7 +96,7 @@ struct Oracle<'a, W: Write> {
     model: &'a PlacementModel,
     proof: Proof<W>,
     solver: Traced,
-    translator: Frat,
+    translator: Translator,
     vars: BasicVarManager,
     clauses: usize,
     costs: Vec<(Lit, usize)>,
@@ -126,7 +126,7 @@ impl<W: Write> Oracle<'_, W> {
     /// Hands `clause` to the solver, named in the proof by `origin`.
     fn add(&mut self, clause: &[Lit], origin: Option<AbsConstraintId>) -> Result<(), CertifyError> {
         self.solver.add(clause)?;
-        self.translator.input(clause, origin);
+        self.translator.origins.push(origin);
         self.clauses += 1;
         Ok(())
     }
@@ -229,6 +229,9 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
         let satisfiable = self.solver.solve(assumptions).map_err(|e| self.fail(e))?;
         let drained = self.solver.drain(&mut self.translator, &mut self.proof);
         drained.map_err(|e| self.fail(e))?;
+        if !satisfiable && !assumptions.is_empty() {
+            self.translator.skip_untraced();
+        }
         self.assumed = assumptions.to_vec();
         let result = if satisfiable { Answer::Sat } else { Answer::Unsat };
         (self.emit)(Event::Step(StepStats {
@@ -493,7 +496,7 @@ pub fn search<W: Write>(
         model: &model,
         proof,
         solver,
-        translator: Frat::default(),
+        translator: Translator::default(),
         vars,
         clauses: 0,
         costs,

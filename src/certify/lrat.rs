@@ -119,6 +119,14 @@ impl Translator {
         self.origins.get(index).copied().flatten().map(ConstraintId::from)
     }
 
+    /// Accounts for the number CaDiCaL gives, untraced, to the clause of the failed assumptions
+    /// after a call unsatisfiable under assumptions, once that call's trace is read: the next
+    /// number after every input and lemma so far.
+    pub fn skip_untraced(&mut self) {
+        let next = (self.origins.len() + self.numbered.len() + 1) as u64;
+        self.numbered.push(next);
+    }
+
     /// Writes one LRAT line into `proof`.
     pub fn line<W: Write>(&mut self, proof: &mut Proof<W>, line: &str) -> Result<(), String> {
         let mut tokens = line.split_ascii_whitespace();
@@ -215,13 +223,14 @@ pub fn refute<W: Write>(
     super::trace::conclude(proof, answer == 10, empty, Refutation { lemmas, seconds })
 }
 
-/// CaDiCaL solving incrementally under assumptions, with its trace written into a file that is
-/// read, and translated into the VeriPB proof, after every call ([`Traced::drain`]).
+/// CaDiCaL solving incrementally under assumptions, with its LRAT trace written into a file
+/// that is read, and translated into the VeriPB proof, after every call ([`Traced::drain`]).
 ///
-/// The trace is FRAT with LRAT hints: unlike LRAT it names every input clause with its number
-/// (`o id lits`), which incremental use needs, since CaDiCaL also numbers clauses it never
-/// traces (those that state which assumptions failed). Variable elimination is off: in
-/// incremental use CaDiCaL restores the clauses of an eliminated variable when it comes back.
+/// Besides lemmas and inputs, CaDiCaL numbers one clause it never traces after each call that
+/// is unsatisfiable under assumptions (the clause of the failed assumptions), which
+/// [`Translator::skip_untraced`] accounts for. Variable elimination is off: in incremental use
+/// CaDiCaL restores the clauses of an eliminated variable when it comes back, with numbers the
+/// translation would read as new inputs'.
 pub(super) struct Traced {
     solver: *mut c_void,
     file: *mut libc::FILE,
@@ -266,7 +275,7 @@ impl Traced {
         // CaDiCaL requires; the file stays open until the solver is dropped.
         let solver = unsafe {
             let solver = ccadical_init();
-            ccadical_set_option(solver, c"frat".as_ptr(), 1);
+            ccadical_set_option(solver, c"lrat".as_ptr(), 1);
             ccadical_set_option(solver, c"binary".as_ptr(), 0);
             ccadical_set_option(solver, c"elim".as_ptr(), 0);
             ccadical_trace_proof(solver, file, c"search".as_ptr());
@@ -318,7 +327,7 @@ impl Traced {
     }
 
     /// Reads what CaDiCaL has traced since the last call and writes it into `proof`.
-    pub fn drain<W: Write>(&mut self, translator: &mut Frat, proof: &mut Proof<W>) -> Result<(), CertifyError> {
+    pub fn drain<W: Write>(&mut self, translator: &mut Translator, proof: &mut Proof<W>) -> Result<(), CertifyError> {
         // SAFETY: the file is open until drop; no other thread writes to it.
         if unsafe { libc::fflush(self.file) } != 0 {
             return Err(CertifyError::Io(std::io::Error::last_os_error()));
@@ -344,96 +353,5 @@ impl Drop for Traced {
             ccadical_release(self.solver);
             libc::fclose(self.file);
         }
-    }
-}
-
-/// A clause as a key: its literals as DIMACS numbers, sorted, without repeats.
-fn dimacs_key(lits: impl Iterator<Item = i64>) -> Vec<i64> {
-    let mut key: Vec<i64> = lits.collect();
-    key.sort_unstable();
-    key.dedup();
-    key
-}
-
-/// Writes each line of CaDiCaL's FRAT trace into the VeriPB proof: every derived clause as
-/// `rup` with its hints, every deletion of one as a deletion.
-#[derive(Default)]
-pub(super) struct Frat {
-    /// Input clauses given to the solver and not yet named by the trace, with the constraint
-    /// that stands for each.
-    pending: std::collections::VecDeque<(Vec<i64>, Option<AbsConstraintId>)>,
-    /// The constraint of each clause number, and whether it is a lemma of the trace.
-    ids: HashMap<u64, (Option<AbsConstraintId>, bool)>,
-    /// Lemmas written.
-    pub count: usize,
-}
-
-impl Frat {
-    /// Records that `clause` goes to the solver next, named in the proof by `origin`.
-    pub fn input(&mut self, clause: &[Lit], origin: Option<AbsConstraintId>) {
-        let key = dimacs_key(clause.iter().map(|l| {
-            if l.is_pos() {
-                l.var().idx() as i64 + 1
-            } else {
-                -(l.var().idx() as i64 + 1)
-            }
-        }));
-        self.pending.push_back((key, origin));
-    }
-
-    /// Writes one FRAT line into `proof`.
-    pub fn line<W: Write>(&mut self, proof: &mut Proof<W>, line: &str) -> Result<(), String> {
-        let bad = || format!("CaDiCaL's FRAT line cannot be read: {line}");
-        let mut tokens = line.split_ascii_whitespace();
-        let Some(kind) = tokens.next() else { return Ok(()) };
-        let id: u64 = tokens.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
-        let mut lits = Vec::new();
-        for token in tokens.by_ref() {
-            let n: i64 = token.parse().map_err(|_| bad())?;
-            if n == 0 {
-                break;
-            }
-            lits.push(n);
-        }
-        match kind {
-            "o" => {
-                let (key, origin) =
-                    self.pending.pop_front().ok_or_else(|| format!("an input clause not given: {line}"))?;
-                if key != dimacs_key(lits.iter().copied()) {
-                    return Err(format!("input clause {id} is not the clause given: {line}"));
-                }
-                self.ids.insert(id, (origin, false));
-            }
-            "a" => {
-                let hints: Vec<u64> = match tokens.next() {
-                    Some("l") => tokens
-                        .map(|t| t.parse::<u64>().map_err(|_| bad()))
-                        .take_while(|h| !matches!(h, Ok(0)))
-                        .collect::<Result<_, _>>()?,
-                    _ => Vec::new(),
-                };
-                let hints: Option<Vec<ConstraintId>> =
-                    hints.iter().map(|h| self.ids.get(h).and_then(|e| e.0).map(ConstraintId::from)).collect();
-                let clause: Clause = lits
-                    .iter()
-                    .map(|&n| {
-                        let var = Var::new(u32::try_from(n.unsigned_abs() - 1).map_err(|_| bad())?);
-                        Ok(if n > 0 { var.pos_lit() } else { var.neg_lit() })
-                    })
-                    .collect::<Result<_, String>>()?;
-                let number = proof.reverse_unit_prop(&clause, hints.unwrap_or_default()).map_err(|e| e.to_string())?;
-                self.count += 1;
-                self.ids.insert(id, (Some(number), true));
-            }
-            "d" => {
-                if let Some((Some(number), true)) = self.ids.remove(&id) {
-                    let none: [SubproofElement<Var, Clause>; 0] = [];
-                    proof.delete_ids([ConstraintId::from(number)], none).map_err(|e| e.to_string())?;
-                }
-            }
-            "f" => {}
-            _ => return Err(bad()),
-        }
-        Ok(())
     }
 }
