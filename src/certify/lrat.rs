@@ -4,9 +4,11 @@
 //! interface, `ccadical.h`) writes an LRAT proof when its `lrat` option is set: every clause it
 //! adds, by conflict analysis or by any of its inprocessing (variable elimination and
 //! vivification included), comes with the clauses that, in order, became unit and then false
-//! under its negation. The proof goes through a pipe: CaDiCaL solves on a thread of its own and
-//! writes, this thread reads each line and writes it into the VeriPB proof at once, so that
-//! neither side holds the whole trace.
+//! under its negation. For a refutation ([`refute`]) the proof goes through a pipe: CaDiCaL
+//! solves on a thread of its own and writes, this thread reads each line and writes it into
+//! the VeriPB proof at once, so that neither side holds the whole trace. For a search of many
+//! calls under assumptions ([`Traced`], the certified core-guided search) it goes through a
+//! file, read after each call.
 //!
 //! Input clauses are numbered by CaDiCaL from 1 in the order they are added, with lemmas found
 //! during the adding taking numbers in between; `origins` names the VeriPB constraint that
