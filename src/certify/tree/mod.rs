@@ -27,18 +27,15 @@
 //! one or a bound the rows do not imply leaves a `rup` step that VeriPB refuses.
 
 mod group;
+mod lines;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::Instant;
 
 use group::Group;
-use pigeons::{
-    AbsConstraintId, Conclusion, ConstraintId, OperationSequence, OutputGuarantee, Proof, SubproofElement, VarLike,
-};
-use rustsat::types::{Clause, Lit, Var};
+use lines::{Lines, Term};
 
-use super::derive;
 use super::prove::{measure, ProofFigures};
 use super::CertifyError;
 use crate::driver::{Decision, TreeProof};
@@ -86,14 +83,14 @@ pub fn prove_tree<W: Write>(
             tree.model_rows
         )));
     }
-    let mut proof = Proof::new(writer, rows, true)?;
+    let mut proof = Lines::new(writer, rows)?;
     proof.comment(&model.title)?;
     proof.comment(&format!("the solution below has objective value {value}; the proof is the search's tree"))?;
-    let improving = proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
-    let step = usize::try_from(tree.step).ok().filter(|&s| s >= 1).ok_or_else(|| internal("the cost step"))?;
+    let improving = proof.solution(solution)?;
+    let step = u64::try_from(tree.step).ok().filter(|&s| s >= 1).ok_or_else(|| internal("the cost step"))?;
     let bound = if step > 1 {
         proof.comment(&format!("every cost is a multiple of {step}: a better solution costs {step} less"))?;
-        proof.operations::<Var>(&((OperationSequence::from(improving) / step) * step))?
+        proof.pol(&[Term::Scaled(improving, 1)], step, step)?
     } else {
         improving
     };
@@ -120,7 +117,7 @@ pub fn prove_tree<W: Write>(
     for leaf in &tree.leaves {
         Node::reach(&mut nodes, leaf);
     }
-    proof.comment(&"the tree, depth first: each node's bounds, its children, then its decisions refuted")?;
+    proof.comment("the tree, depth first: each node's bounds, its children, then its decisions refuted")?;
     let mut walk = Walk {
         tree,
         group: &group,
@@ -135,9 +132,7 @@ pub fn prove_tree<W: Write>(
     };
     let empty = walk.close(0, 0)?;
     let steps = walk.steps;
-    let range = isize::try_from(value).map_err(|_| internal("value out of range"))?;
-    let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
-    let mut writer = proof.conclude(OutputGuarantee::None, &conclusion)?;
+    let mut writer = proof.conclude(value, empty)?;
     writer.flush()?;
     Ok(ProofFigures {
         opb_value: value,
@@ -156,16 +151,10 @@ fn internal(what: &str) -> CertifyError {
     CertifyError::Internal(format!("the search's tree proof: {what}"))
 }
 
-/// The literals that refute `path`'s decisions.
-fn negated(path: &[Decision]) -> impl Iterator<Item = Lit> + '_ {
-    path.iter().map(|&(v, one)| {
-        let lit = Lit::positive(v as u32);
-        if one {
-            !lit
-        } else {
-            lit
-        }
-    })
+/// The literals that refute `path`'s decisions: (variable, negated), the negation of a
+/// piece placed, or of a square emptied.
+fn negated(path: &[Decision]) -> impl Iterator<Item = (usize, bool)> + '_ {
+    path.iter().copied()
 }
 
 /// The depth-first walk that closes the tree, under a symmetry of the model (element 0, the
@@ -177,9 +166,9 @@ struct Walk<'a, W: Write> {
     /// Rows of the model.
     rows: usize,
     /// The cuts derived so far, by symmetry and index in `tree.separated`.
-    cuts: HashMap<(usize, usize), AbsConstraintId>,
-    bound: AbsConstraintId,
-    proof: &'a mut Proof<W>,
+    cuts: HashMap<(usize, usize), u64>,
+    bound: u64,
+    proof: &'a mut Lines<W>,
     /// The decisions down to the node being closed, unrenamed.
     path: Vec<Decision>,
     /// The nodes on the path.
@@ -190,7 +179,7 @@ struct Walk<'a, W: Write> {
 impl<W: Write> Walk<'_, W> {
     /// Derives, under symmetry `g`, the clause refuting the decisions of node `at` (the path
     /// so far); its number.
-    fn close(&mut self, at: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+    fn close(&mut self, at: usize, g: usize) -> Result<u64, CertifyError> {
         let nodes = self.nodes;
         self.stack.push(at);
         let mut derived = Vec::new();
@@ -212,31 +201,23 @@ impl<W: Write> Walk<'_, W> {
         }
         let id = self.refute_path(g)?;
         if !derived.is_empty() {
-            let none: [SubproofElement<Var, Clause>; 0] = [];
-            self.proof.delete_ids(derived.into_iter().map(ConstraintId::from), none)?;
+            self.proof.delete(derived.into_iter())?;
         }
         self.stack.pop();
         Ok(id)
     }
 
     /// The clause refuting the path, renamed by `g`, by reverse unit propagation.
-    fn refute_path(&mut self, g: usize) -> Result<AbsConstraintId, CertifyError> {
+    fn refute_path(&mut self, g: usize) -> Result<u64, CertifyError> {
         let perm = &self.group.perms[g];
-        let clause: Clause = negated(&self.path).map(|lit| rename(lit, perm)).collect();
         self.steps += 1;
-        Ok(self.proof.reverse_unit_prop(&clause, std::iter::empty::<ConstraintId>())?)
+        Ok(self.proof.rup(negated(&self.path).map(|(v, negated)| (perm[v], negated)))?)
     }
 
     /// The clauses "not all of node `at`'s decisions, and not `image`" for the images of
     /// orbital fixing `o`, under `g`: the child placing the candidate, closed again under a
     /// symmetry that maps the node's decisions onto themselves and the candidate onto `image`.
-    fn replay(
-        &mut self,
-        at: usize,
-        o: usize,
-        g: usize,
-        derived: &mut Vec<AbsConstraintId>,
-    ) -> Result<(), CertifyError> {
+    fn replay(&mut self, at: usize, o: usize, g: usize, derived: &mut Vec<u64>) -> Result<(), CertifyError> {
         let fixing = &self.tree.orbits[o];
         let decided: HashSet<Decision> = fixing.path.iter().copied().collect();
         let child = self.nodes[at].children.iter().find(|c| c.0 == (fixing.candidate, true)).map(|c| c.1);
@@ -264,8 +245,7 @@ impl<W: Write> Walk<'_, W> {
             };
             self.path.pop();
             if !ancestors.is_empty() {
-                let none: [SubproofElement<Var, Clause>; 0] = [];
-                self.proof.delete_ids(ancestors.into_iter().map(ConstraintId::from), none)?;
+                self.proof.delete(ancestors.into_iter())?;
             }
             derived.push(closed);
         }
@@ -273,9 +253,9 @@ impl<W: Write> Walk<'_, W> {
     }
 
     /// The number of row `r` (the model's, then the kept cuts) renamed by `g`.
-    fn row(&mut self, r: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+    fn row(&mut self, r: usize, g: usize) -> Result<u64, CertifyError> {
         match r.checked_sub(self.rows) {
-            None => Ok(AbsConstraintId::new(self.group.rows[g][r] + 1)),
+            None => Ok(self.group.rows[g][r] as u64 + 1),
             Some(k) => {
                 let cut =
                     *self.tree.kept.get(k).ok_or_else(|| internal("a multiplier of a row that does not exist"))?;
@@ -285,59 +265,46 @@ impl<W: Write> Walk<'_, W> {
     }
 
     /// The number of separated cut `k` renamed by `g`, derived at its first use.
-    fn cut(&mut self, k: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+    fn cut(&mut self, k: usize, g: usize) -> Result<u64, CertifyError> {
         if let Some(&id) = self.cuts.get(&(g, k)) {
             return Ok(id);
         }
         let origin = self.tree.separated.get(k).ok_or_else(|| internal("a kept cut that was never separated"))?;
-        let mut sum = OperationSequence::<Var>::empty();
+        let mut terms = Vec::with_capacity(origin.rows.len() + origin.bounds.len());
         for &r in &origin.rows {
             // The rows of a cut's round: the model's, then the cuts separated before it.
             let id = match r.checked_sub(self.rows) {
-                None => AbsConstraintId::new(self.group.rows[g][r] + 1),
+                None => self.group.rows[g][r] as u64 + 1,
                 Some(earlier) if earlier < k => self.cut(earlier, g)?,
                 Some(_) => return Err(internal("a cut sums a later cut")),
             };
-            sum = if sum.is_empty() { OperationSequence::from(id) } else { sum + id };
+            terms.push(Term::Scaled(id, 1));
         }
         let perm = &self.group.perms[g];
         for &(v, upper) in &origin.bounds {
             // `x >= 0`, or `~x >= 0` (that is, `-x >= -1`).
-            sum += derive::var(perm[v]).axiom(upper);
+            terms.push(Term::Axiom(perm[v], upper));
         }
-        let id = self.proof.operations(&(sum / 2))?;
+        let id = self.proof.pol(&terms, 2, 1)?;
         self.cuts.insert((g, k), id);
         Ok(id)
     }
 
     /// The `pol` step of combination `c`, renamed by `g`.
-    fn combine(&mut self, c: usize, g: usize) -> Result<AbsConstraintId, CertifyError> {
+    fn combine(&mut self, c: usize, g: usize) -> Result<u64, CertifyError> {
         let tree = self.tree;
         let combination = &tree.combinations[c];
-        let mut sum = OperationSequence::<Var>::empty();
+        let mut terms = Vec::with_capacity(combination.multipliers.len() + 1);
         for &(row, multiplier) in &combination.multipliers {
-            let id = self.row(row, g)?;
-            let term = OperationSequence::<Var>::from(id) * multiplier as usize;
-            sum = if sum.is_empty() { term } else { sum + term };
+            terms.push(Term::Scaled(self.row(row, g)?, multiplier));
         }
         if combination.objective > 0 {
-            let term = OperationSequence::<Var>::from(self.bound) * combination.objective as usize;
-            sum = if sum.is_empty() { term } else { sum + term };
+            terms.push(Term::Scaled(self.bound, combination.objective));
         }
-        if sum.is_empty() {
+        if terms.is_empty() {
             return Err(internal("a combination of nothing"));
         }
         self.steps += 1;
-        Ok(self.proof.operations(&sum)?)
-    }
-}
-
-/// `lit` with its variable renamed by `perm`.
-fn rename(lit: Lit, perm: &[usize]) -> Lit {
-    let renamed = Lit::positive(perm[lit.var().idx()] as u32);
-    if lit.is_pos() {
-        renamed
-    } else {
-        !renamed
+        Ok(self.proof.pol(&terms, 1, 1)?)
     }
 }
