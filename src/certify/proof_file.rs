@@ -20,6 +20,13 @@ pub const PROOF_GZ: &str = "proof.pbp.gz";
 /// Under [`ProofCompression::Auto`], proofs longer than this are compressed.
 pub const AUTO_GZIP_BYTES: u64 = 64 << 20;
 
+/// Under [`ProofCompression::Auto`], a proof this long starts being compressed on a thread of
+/// its own while its text is still written, in case it passes [`AUTO_GZIP_BYTES`].
+const EARLY_GZIP_BYTES: u64 = 16 << 20;
+
+/// The chunks handed to that thread.
+const CHUNK_BYTES: usize = 1 << 20;
+
 /// The two bytes that start every gzip member.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
@@ -82,12 +89,80 @@ impl<W: Write> Write for Counting<W> {
 enum Sink {
     Text(BufWriter<File>),
     Gzip(BufWriter<GzEncoder<BufWriter<File>>>),
+    /// Text, with a gzip copy that keeps pace once the text is long.
+    Auto(BufWriter<File>, Copy),
+}
+
+/// Under `auto`, the gzip copy of the proof: compressed on a thread of its own once the text
+/// passes [`EARLY_GZIP_BYTES`], so that a long proof costs the time of writing it rather than
+/// that and then the time of compressing it (on two cores; the copy of a proof that stays
+/// short is dropped).
+enum Copy {
+    /// Not started: the text so far.
+    Waiting { text: Vec<u8>, early: u64, path: PathBuf },
+    /// Compressing what it is sent.
+    Running { chunk: Vec<u8>, sender: std::sync::mpsc::SyncSender<Vec<u8>>, worker: Worker },
+}
+
+/// The thread that compresses.
+type Worker = std::thread::JoinHandle<io::Result<()>>;
+
+impl Copy {
+    fn feed(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Copy::Waiting { text, early, path } => {
+                text.extend_from_slice(buf);
+                if text.len() as u64 >= *early {
+                    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<u8>>(8);
+                    let file = File::create(&*path)?;
+                    let worker = std::thread::Builder::new().name("gzip".into()).spawn(move || {
+                        let mut encoder = GzEncoder::new(BufWriter::new(file), level());
+                        for chunk in receiver {
+                            encoder.write_all(&chunk)?;
+                        }
+                        encoder.finish()?.flush()
+                    })?;
+                    let first = std::mem::take(text);
+                    *self = Copy::Running { chunk: Vec::with_capacity(CHUNK_BYTES), sender, worker };
+                    if let Copy::Running { sender, .. } = self {
+                        Self::send(sender, first)?;
+                    }
+                }
+            }
+            Copy::Running { chunk, sender, .. } => {
+                chunk.extend_from_slice(buf);
+                if chunk.len() >= CHUNK_BYTES {
+                    let full = std::mem::replace(chunk, Vec::with_capacity(CHUNK_BYTES));
+                    Self::send(sender, full)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn send(sender: &std::sync::mpsc::SyncSender<Vec<u8>>, chunk: Vec<u8>) -> io::Result<()> {
+        // A closed channel means the worker failed; its error comes out when it is joined.
+        let _ = sender.send(chunk);
+        Ok(())
+    }
+
+    /// Completes the copy: whether it holds the whole proof.
+    fn finish(self) -> io::Result<bool> {
+        match self {
+            Copy::Waiting { .. } => Ok(false),
+            Copy::Running { chunk, sender, worker } => {
+                Self::send(&sender, chunk)?;
+                drop(sender);
+                worker.join().map_err(|_| io::Error::other("the gzip thread panicked"))??;
+                Ok(true)
+            }
+        }
+    }
 }
 
 /// The proof file being written; [`ProofWriter::finish`] completes it.
 pub struct ProofWriter {
     dir: PathBuf,
-    compression: ProofCompression,
     auto_threshold: u64,
     out: Counting<Sink>,
 }
@@ -97,12 +172,17 @@ impl Write for Sink {
         match self {
             Sink::Text(w) => w.write(buf),
             Sink::Gzip(w) => w.write(buf),
+            Sink::Auto(w, copy) => {
+                w.write_all(buf)?;
+                copy.feed(buf)?;
+                Ok(buf.len())
+            }
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Sink::Text(w) => w.flush(),
+            Sink::Text(w) | Sink::Auto(w, _) => w.flush(),
             Sink::Gzip(w) => w.flush(),
         }
     }
@@ -122,16 +202,25 @@ impl ProofWriter {
                 let encoder = GzEncoder::new(BufWriter::new(File::create(dir.join(PROOF_GZ))?), level());
                 Sink::Gzip(BufWriter::with_capacity(1 << 16, encoder))
             }
-            ProofCompression::Auto | ProofCompression::None => {
-                Sink::Text(BufWriter::new(File::create(dir.join(PROOF))?))
+            ProofCompression::None => Sink::Text(BufWriter::new(File::create(dir.join(PROOF))?)),
+            ProofCompression::Auto => {
+                let copy = Copy::Waiting { text: Vec::new(), early: EARLY_GZIP_BYTES, path: dir.join(PROOF_GZ) };
+                Sink::Auto(BufWriter::new(File::create(dir.join(PROOF))?), copy)
             }
         };
         Ok(Self {
             dir: dir.to_path_buf(),
-            compression,
             auto_threshold: AUTO_GZIP_BYTES,
             out: Counting { inner: sink, bytes: 0, lines: 0 },
         })
+    }
+
+    /// Under `auto`, starts the gzip copy once the text passes `bytes` (for tests).
+    #[cfg(test)]
+    fn copy_from(&mut self, bytes: u64) {
+        if let Sink::Auto(_, Copy::Waiting { early, .. }) = &mut self.out.inner {
+            *early = bytes;
+        }
     }
 
     /// Where the proof's text goes.
@@ -145,18 +234,28 @@ impl ProofWriter {
         let path = match self.out.inner {
             Sink::Text(mut w) => {
                 w.flush()?;
-                let text = self.dir.join(PROOF);
-                if self.compression == ProofCompression::Auto && text_bytes > self.auto_threshold {
-                    compress(&text, &self.dir.join(PROOF_GZ))?;
-                    std::fs::remove_file(&text)?;
-                    self.dir.join(PROOF_GZ)
-                } else {
-                    text
-                }
+                self.dir.join(PROOF)
             }
             Sink::Gzip(w) => {
                 w.into_inner().map_err(|e| e.into_error())?.finish()?.flush()?;
                 self.dir.join(PROOF_GZ)
+            }
+            Sink::Auto(mut w, copy) => {
+                w.flush()?;
+                let (text, gzip) = (self.dir.join(PROOF), self.dir.join(PROOF_GZ));
+                let copied = copy.finish()?;
+                if text_bytes > self.auto_threshold {
+                    if !copied {
+                        compress(&text, &gzip)?;
+                    }
+                    std::fs::remove_file(&text)?;
+                    gzip
+                } else {
+                    if copied {
+                        std::fs::remove_file(&gzip)?;
+                    }
+                    text
+                }
             }
         };
         let stored_bytes = std::fs::metadata(&path)?.len();
@@ -270,6 +369,28 @@ mod tests {
         let mut text = String::new();
         open(&stored.path).unwrap().read_to_string(&mut text).unwrap();
         assert_eq!((text.lines().count(), text.len() as u64), (100, stored.text_bytes));
+    }
+
+    /// The gzip copy made alongside the text is the proof once it is long, and is dropped when
+    /// the proof stays short.
+    #[test]
+    fn auto_compresses_alongside_the_text_and_keeps_what_the_length_asks() {
+        for (threshold, compressed) in [(100, true), (1 << 20, false)] {
+            let dir = scratch(&format!("auto-alongside-{threshold}"));
+            let mut proof = ProofWriter::create(&dir, ProofCompression::Auto).unwrap();
+            proof.auto_threshold = threshold;
+            proof.copy_from(50);
+            for i in 0..20_000 {
+                writeln!(proof.writer(), "rup +1 x{i} >= 1 ;").unwrap();
+            }
+            let stored = proof.finish().unwrap();
+            assert_eq!(stored.path.ends_with(PROOF_GZ), compressed, "{stored:?}");
+            assert_eq!(find(&dir).unwrap(), stored.path, "one proof file is left");
+            let mut text = String::new();
+            open(&stored.path).unwrap().read_to_string(&mut text).unwrap();
+            assert_eq!((text.lines().count(), text.len() as u64), (20_000, stored.text_bytes));
+            assert!(text.ends_with("rup +1 x19999 >= 1 ;\n"));
+        }
     }
 
     #[test]
