@@ -369,13 +369,14 @@ fn random_mixed_independence(rng: &mut ChaCha8Rng) -> PlacementPuzzle {
 /// The certified core-guided search proves the exhaustive optimum as it runs, on small puzzles
 /// of every goal (weights, limits, empty and fixed squares) and on larger independence puzzles
 /// of several kinds; VeriPB accepts each proof, and refuses one whose final sum leaves out a
-/// reason, or whose conclusion claims one more than was proved.
+/// reason, whose conclusion claims one more than was proved, or that rules a kind out without
+/// the trade that justifies it.
 #[test]
 fn placements_certified_by_the_core_guided_search_as_it_runs() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 4);
     let search = PlacementSearch { strategy: Strategy::CoreGuided, ..PlacementSearch::default() };
     let (mut certified, mut totalizers, mut groups, mut traded, mut covering) = (0, 0, 0, 0, 0);
-    let mut tampered = 0;
+    let (mut tampered, mut untraded) = (0, 0);
     for i in 0..140 {
         let puzzle = if i % 2 == 0 {
             let Some(puzzle) = random_placement(&mut rng) else { continue };
@@ -415,11 +416,11 @@ fn placements_certified_by_the_core_guided_search_as_it_runs() {
         let lines: Vec<&str> = proof.lines().collect();
         let last = lines.iter().rposition(|l| l.starts_with("pol ")).unwrap();
         let terms: Vec<&str> = lines[last].split_whitespace().collect();
-        if tampered < 6 && terms.len() > 4 {
-            let shorter = format!("{} +", terms[..terms.len() - 4].join(" "));
-            let shorter = if terms.len() == 5 { terms[..2].join(" ") } else { shorter };
+        if tampered < 6 && terms.len() > 2 {
+            // Its last term: `id +`, or `id weight * +`.
+            let cut = if terms[terms.len() - 2] == "*" { 4 } else { 2 };
             let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-            edited[last] = shorter;
+            edited[last] = terms[..terms.len() - cut].join(" ");
             std::fs::write(dir.join("proof.pbp"), edited.join("\n") + "\n").unwrap();
             let verification = verify(&dir).unwrap();
             assert!(!verification.passed(), "puzzle {i}: a sum without one reason passed: {puzzle:?}");
@@ -434,11 +435,23 @@ fn placements_certified_by_the_core_guided_search_as_it_runs() {
             assert!(!verification.passed(), "puzzle {i}: a bound one too high passed: {puzzle:?}");
             tampered += 1;
         }
+        if untraded < 3 && proof.contains("kinds an optimal placement never needs") {
+            // A kind ruled out without the trade that keeps the placement's value: the witness
+            // only removes the piece, which loses its weight, and VeriPB refuses the step.
+            let at = lines.iter().position(|l| l.starts_with("red 1 ~x") && l.ends_with("-> 1")).unwrap();
+            let tokens: Vec<&str> = lines[at].split_whitespace().collect();
+            let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            edited[at] = tokens[..tokens.len() - 3].join(" ");
+            std::fs::write(dir.join("proof.pbp"), edited.join("\n") + "\n").unwrap();
+            let verification = verify(&dir).unwrap();
+            assert!(!verification.passed(), "puzzle {i}: a kind ruled out without its trade passed: {puzzle:?}");
+            untraded += 1;
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
     assert!(
-        certified >= 80 && totalizers >= 40 && groups >= 40 && traded >= 20 && covering >= 20 && tampered == 6,
+        certified >= 80 && totalizers >= 40 && groups >= 40 && traded >= 20 && covering >= 20 && tampered == 6 && untraded == 3,
         "only {certified} certified, {totalizers} with a totalizer, {groups} with a group, {traded} with kinds \
-         traded, {covering} covering, {tampered} tampered"
+         traded, {covering} covering, {tampered} tampered, {untraded} without a trade"
     );
 }
