@@ -388,6 +388,7 @@ fn solve_flags() -> impl Strategy<Value = Vec<String>> {
         Just(vec!["--no-colour-count".to_string()]),
         Just(vec!["--list-starts".to_string()]),
         Just(vec!["--json".to_string()]),
+        Just(vec!["--certify".to_string(), CERTIFY_HERE.to_string()]),
         prop_oneof![
             Just(["--backend", "mip"]),
             Just(["--solver", "cadical"]),
@@ -399,16 +400,35 @@ fn solve_flags() -> impl Strategy<Value = Vec<String>> {
     proptest::collection::vec(one, 0..4).prop_map(|flags| flags.concat())
 }
 
-/// Solves `text` from a file with `flags`, capped at a second, and checks how it ended.
+/// Stands in the flags for the directory `--certify` writes into.
+const CERTIFY_HERE: &str = "<certificate>";
+
+/// Solves `text` from a file with `flags`, capped at a second, and checks how it ended; a
+/// certificate written must then pass `verify`.
 fn solve(text: &str, flags: &[String]) -> Result<(), TestCaseError> {
     let path = scratch("puzzle.toml");
     std::fs::write(&path, text).expect("temp file");
+    let dir = scratch("fuzz-certificate");
     let mut args: Vec<String> = vec!["solve".into(), path.display().to_string(), "--quiet".into()];
     args.extend(["--timeout".into(), SOLVE_SECONDS.into()]);
-    args.extend_from_slice(flags);
+    args.extend(flags.iter().map(|f| if f == CERTIFY_HERE { dir.display().to_string() } else { f.clone() }));
     let ended = run(&args);
     std::fs::remove_file(&path).ok();
-    documented(&args, &ended, &[0, 2, 3, 4])
+    // A model the certificates do not take is refused after the answer, with exit 1.
+    let refused = ended.code == Some(1) && ended.stderr.contains("cannot certify");
+    let certifying = flags.iter().any(|f| f == "--certify");
+    documented(&args, &ended, if certifying && refused { &[1] } else { &[0, 2, 3, 4] })?;
+    if ended.code == Some(0) && dir.join("model.opb").is_file() {
+        let verify = vec!["verify".to_string(), dir.display().to_string()];
+        let checked = run(&verify);
+        std::fs::remove_dir_all(&dir).ok();
+        if std::env::var_os("KNIGHTS_SAT_FUZZ_LOG").is_some() {
+            eprintln!("fuzz-certified {:?}", checked.code);
+        }
+        prop_assert_eq!(checked.code, Some(0), "{:?} wrote a certificate that {:?} refused: {}", args, verify, checked.stderr);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(())
 }
 
 proptest! {
