@@ -450,7 +450,13 @@ fn placements_certified_by_the_core_guided_search_as_it_runs() {
         let _ = std::fs::remove_dir_all(&dir);
     }
     assert!(
-        certified >= 80 && totalizers >= 40 && groups >= 40 && traded >= 20 && covering >= 20 && tampered == 6 && untraded == 3,
+        certified >= 80
+            && totalizers >= 40
+            && groups >= 40
+            && traded >= 20
+            && covering >= 20
+            && tampered == 6
+            && untraded == 3,
         "only {certified} certified, {totalizers} with a totalizer, {groups} with a group, {traded} with kinds \
          traded, {covering} covering, {tampered} tampered, {untraded} without a trade"
     );

@@ -425,7 +425,14 @@ fn solve(text: &str, flags: &[String]) -> Result<(), TestCaseError> {
         if std::env::var_os("KNIGHTS_SAT_FUZZ_LOG").is_some() {
             eprintln!("fuzz-certified {:?}", checked.code);
         }
-        prop_assert_eq!(checked.code, Some(0), "{:?} wrote a certificate that {:?} refused: {}", args, verify, checked.stderr);
+        prop_assert_eq!(
+            checked.code,
+            Some(0),
+            "{:?} wrote a certificate that {:?} refused: {}",
+            args,
+            verify,
+            checked.stderr
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
     Ok(())

@@ -62,7 +62,7 @@ fn without_auxiliaries(row: &crate::encodings::linear::Constraint) -> bool {
     derive::halves(row, 0).into_iter().all(|(relation, _)| match derive::cardinality(&row.terms, relation, row.rhs) {
         Some((lits, k)) => {
             let n = lits.len() as i64;
-            k <= 1 || k == n || k == n - 1
+            k <= 1 || k == n || (k == n - 1 && n <= derive::PAIRWISE_LIMIT)
         }
         None => false,
     })

@@ -65,6 +65,11 @@ impl rustsat::encodings::cert::CollectClauses for Clauses {
     }
 }
 
+/// The most literals of a row "at most one literal false" that becomes pairwise clauses; a
+/// longer one (a knight that may start on any square of a large board) goes to the certified
+/// totalizer, whose clauses grow with its length rather than with its square.
+pub const PAIRWISE_LIMIT: i64 = 64;
+
 /// A row as `sum of literals >= k`, or `None` if some coefficient is not 1 or -1.
 pub fn cardinality(terms: &[(i64, usize)], relation: Relation, rhs: i64) -> Option<(Vec<Lit>, i64)> {
     // `>=` form: an at-most row is negated.
@@ -137,7 +142,8 @@ pub fn var(index: usize) -> Var {
 /// Adds the clauses of `sum of lits >= k` (the constraint numbered `id`, with `k <= n`, the
 /// number of literals): nothing if `k <= 0`; the clause itself if `k = 1`; unit clauses if
 /// `k = n` and pairwise clauses if `k = n - 1`, neither needing a proof step; otherwise the
-/// certified totalizer, counting whichever side is smaller.
+/// certified totalizer, counting whichever side is smaller (also for `k = n - 1` past
+/// [`PAIRWISE_LIMIT`] literals).
 pub fn at_least<W: Write>(
     lits: Vec<Lit>,
     k: i64,
@@ -154,7 +160,7 @@ pub fn at_least<W: Write>(
         out.clauses.push((lits.into_iter().collect(), Some(id)));
     } else if k == n {
         out.clauses.extend(lits.into_iter().map(|lit| ([lit].into_iter().collect(), Some(id))));
-    } else if k == n - 1 {
+    } else if k == n - 1 && n <= PAIRWISE_LIMIT {
         for (i, &a) in lits.iter().enumerate() {
             for &b in &lits[i + 1..] {
                 out.clauses.push(([a, b].into_iter().collect(), Some(id)));
