@@ -84,6 +84,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         }
         _ => None,
     };
+    let as_it_runs = certified_search.is_some();
     let worker = {
         let puzzle = settings.puzzle.clone();
         let searches = Searches { exchange: settings.search, placement: settings.placement, tour: settings.tour };
@@ -185,6 +186,14 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             Some(Ok(Some(certificate))) if outcome.status == Status::Optimal => announce(&settings, &certificate),
             Some(Err(e)) => return Err(e.into()),
             Some(_) => {
+                eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display())
+            }
+            None if as_it_runs => {
+                // Stopped while the search was writing its proof: what it wrote proves nothing.
+                for name in [knights_sat::certify::PROOF, knights_sat::certify::PROOF_GZ] {
+                    let _ = std::fs::remove_file(dir.join(name));
+                }
+                let _ = std::fs::remove_dir(dir);
                 eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display())
             }
             None => write_certificate(&settings, &outcome, tree_proof.as_deref(), dir)?,
