@@ -367,7 +367,8 @@ fn random_mixed_independence(rng: &mut ChaCha8Rng) -> PlacementPuzzle {
 }
 
 /// The certified core-guided search proves the exhaustive optimum as it runs, on small puzzles
-/// of every goal (weights, limits, empty and fixed squares) and on larger independence puzzles
+/// of every goal (weights, count limits whose rows need totalizers of their own, empty and fixed
+/// squares) and on larger independence puzzles
 /// of several kinds; VeriPB accepts each proof, and refuses one whose final sum leaves out a
 /// reason, whose conclusion claims one more than was proved, or that rules a kind out without
 /// the trade that justifies it.
@@ -376,7 +377,7 @@ fn placements_certified_by_the_core_guided_search_as_it_runs() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 4);
     let search = PlacementSearch { strategy: Strategy::CoreGuided, ..PlacementSearch::default() };
     let (mut certified, mut totalizers, mut groups, mut traded, mut covering) = (0, 0, 0, 0, 0);
-    let (mut tampered, mut untraded) = (0, 0);
+    let (mut tampered, mut untraded, mut limited) = (0, 0, 0);
     for i in 0..140 {
         let puzzle = if i % 2 == 0 {
             let Some(puzzle) = random_placement(&mut rng) else { continue };
@@ -412,6 +413,7 @@ fn placements_certified_by_the_core_guided_search_as_it_runs() {
         groups += usize::from(proof.contains("softs of which at most one holds"));
         traded += usize::from(proof.contains("kinds an optimal placement never needs"));
         covering += usize::from(puzzle.goal.covers());
+        limited += usize::from(puzzle.kinds.iter().any(|r| r.min > 1 || r.max.is_some_and(|m| m > 1)));
         // The final sum is the last `pol` line: without its last reason it proves one less.
         let lines: Vec<&str> = proof.lines().collect();
         let last = lines.iter().rposition(|l| l.starts_with("pol ")).unwrap();
@@ -455,9 +457,10 @@ fn placements_certified_by_the_core_guided_search_as_it_runs() {
             && groups >= 40
             && traded >= 20
             && covering >= 20
+            && limited >= 10
             && tampered == 6
             && untraded == 3,
         "only {certified} certified, {totalizers} with a totalizer, {groups} with a group, {traded} with kinds \
-         traded, {covering} covering, {tampered} tampered, {untraded} without a trade"
+         traded, {covering} covering, {limited} with count limits, {tampered} tampered, {untraded} without a trade"
     );
 }

@@ -6,18 +6,19 @@
 //! - the model's rows become clauses as for a refutation ([`super::derive`]);
 //! - independence: a kind an optimal placement never needs on a square is ruled out there by
 //!   `red`, with the trade for the kind that dominates it as the witness;
-//! - each placement found is logged (`soli`), which gives the objective-improving constraint;
 //! - each core (the failed assumptions of an unsatisfiable call) is a `rup` clause;
 //! - a core is relaxed by RustSAT's certified totalizer, whose outputs are defined in the proof
 //!   by their two half-reifications ("output `k` exactly when `k` inputs are true");
 //! - a group of softs of which at most one holds gets a new variable defined by `red`, and its
 //!   count "all but one of them cost" is derived by `pol` from the rules' pairwise clauses.
 //!
-//! At the end one `pol` step adds the objective-improving constraint to each reason the lower
-//! bound rose, times its weight: each core clause, each group's count, and each totalizer's
-//! inputs counted against its outputs (`inputs >= outputs`, derived by `pol` and division from
-//! the outputs' definitions). The weights never exceed what the search took from each soft, so
-//! the sum is a contradiction, and `conclusion BOUNDS v v` follows.
+//! At the end one `pol` step adds up each reason the lower bound rose, times its weight: each
+//! core clause, each group's count, each ruled-out kind, and each totalizer's inputs counted
+//! against its outputs (`inputs >= outputs`, derived by `pol` and division from the outputs'
+//! definitions). The weights never exceed what the search took from each soft, so the sum
+//! bounds the cost; with the auxiliary variables weakened out of it and every other derived
+//! constraint deleted, the best placement is logged (`soli`), and its objective-improving
+//! constraint contradicts the sum: `conclusion BOUNDS v v`.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -44,28 +45,17 @@ use crate::solver::{Answer, SolverKind};
 use crate::Error;
 
 /// Whether `search` on `puzzle` runs as the certified core-guided search: the strategy is the
-/// core-guided one, on CaDiCaL, and every row of the model becomes clauses without auxiliary
-/// variables (no count limits but "at least one" and "at most one").
-///
-/// A count limit would need a totalizer of its own from the start, and a placement logged
-/// later is checked against every constraint, that totalizer's included, whose auxiliary
-/// variables the check could not always settle; such puzzles are certified by the refutation.
+/// core-guided one, on CaDiCaL, and every row of the model is a cardinality row.
 pub fn applies(puzzle: &PlacementPuzzle, search: &PlacementSearch) -> bool {
     cfg!(unix)
         && search.strategy.resolve(puzzle) == Strategy::CoreGuided
         && search.solver == SolverKind::Cadical
-        && placement_model(puzzle).is_ok_and(|m| m.model.constraints.iter().all(without_auxiliaries))
+        && placement_model(puzzle).is_ok_and(|m| m.model.constraints.iter().all(cardinality))
 }
 
-/// Whether `row` becomes clauses over its own variables ([`derive::at_least`]).
-fn without_auxiliaries(row: &crate::encodings::linear::Constraint) -> bool {
-    derive::halves(row, 0).into_iter().all(|(relation, _)| match derive::cardinality(&row.terms, relation, row.rhs) {
-        Some((lits, k)) => {
-            let n = lits.len() as i64;
-            k <= 1 || k == n || (k == n - 1 && n <= derive::PAIRWISE_LIMIT)
-        }
-        None => false,
-    })
+/// Whether `row` is a cardinality row ([`derive::at_least`] takes it).
+fn cardinality(row: &crate::encodings::linear::Constraint) -> bool {
+    derive::halves(row, 0).into_iter().all(|(relation, _)| derive::cardinality(&row.terms, relation, row.rhs).is_some())
 }
 
 /// What a certified core-guided search ended with.
@@ -78,8 +68,9 @@ pub struct Certified {
 
 /// A reason the lower bound rose, as the final sum takes it.
 enum Reason {
-    /// A constraint of the database: a core clause, a group's count, a ruled-out kind.
-    Constraint(AbsConstraintId),
+    /// A constraint of the database, `sum of literals >= k`: a core clause, a group's count, a
+    /// ruled-out kind.
+    Constraint(AbsConstraintId, Vec<Lit>),
     /// A totalizer: its inputs counted against its outputs, and its first output true.
     Totalizer(usize),
 }
@@ -87,7 +78,7 @@ enum Reason {
 /// A totalizer of the certified search.
 struct CertifiedTotalizer {
     encoding: Totalizer,
-    inputs: usize,
+    inputs: Vec<Lit>,
 }
 
 /// The core-guided search's oracle that proves as it goes.
@@ -106,12 +97,12 @@ struct Oracle<'a, W: Write> {
     exclusive: Vec<(Lit, Lit)>,
     assumed: Vec<Lit>,
     cores: HashMap<Vec<Lit>, AbsConstraintId>,
-    groups: HashMap<Lit, AbsConstraintId>,
+    /// Each group's count and its literals, by the new soft's literal.
+    groups: HashMap<Lit, (AbsConstraintId, Vec<Lit>)>,
     totalizers: Vec<CertifiedTotalizer>,
     reasons: Vec<(Reason, usize)>,
-    /// The objective-improving constraint of the best placement logged, its cost, value and
-    /// OPB objective value.
-    best: Option<(AbsConstraintId, usize, usize, i64)>,
+    /// The best placement: its model values, cost, value and OPB objective value.
+    best: Option<(Vec<bool>, usize, usize, i64)>,
     best_solution: Option<Solution>,
     emit: &'a mut dyn FnMut(Event),
     failure: Option<CertifyError>,
@@ -155,15 +146,19 @@ impl<W: Write> Oracle<'_, W> {
 
     /// The count of totalizer `t`: its inputs minus its outputs `1..=m`, at least 0, derived
     /// from each output's "only if" definition, `m` times the count up to `m` plus the
-    /// definition of `m + 1`, divided by `m + 1`.
-    fn count(&mut self, t: usize) -> Result<AbsConstraintId, CertifyError> {
+    /// definition of `m + 1`, divided by `m + 1`; with the outputs.
+    fn count(&mut self, t: usize) -> Result<(AbsConstraintId, Vec<Lit>), CertifyError> {
         let totalizer = &self.totalizers[t].encoding;
-        let defined = totalizer.n_output_lits().min(self.totalizers[t].inputs);
+        let defined = totalizer.n_output_lits().min(self.totalizers[t].inputs.len());
         let mut definitions = Vec::new();
+        let mut outputs = Vec::new();
         for value in 1..=defined {
             match totalizer.output_proof_details(value) {
-                Ok((_, semantics)) => match semantics.only_if_def {
-                    Some(id) => definitions.push(id),
+                Ok((output, semantics)) => match semantics.only_if_def {
+                    Some(id) => {
+                        definitions.push(id);
+                        outputs.push(output);
+                    }
                     None => break,
                 },
                 Err(_) => break,
@@ -177,35 +172,74 @@ impl<W: Write> Oracle<'_, W> {
             let m = m + 1;
             count = self.proof.operations::<Var>(&((OperationSequence::from(count) * m + next) / (m + 1)))?;
         }
-        Ok(count)
+        Ok((count, outputs))
     }
 
-    /// The final sum: the objective-improving constraint plus every reason times its weight;
-    /// the number of the empty clause it gives.
+    /// The end of the proof. The reasons, each times its weight, add up to "the cost is at least
+    /// the bound"; the auxiliary variables are weakened out of that sum, every other derived
+    /// constraint is deleted, and only then is the best placement logged (`soli` checks a
+    /// placement against every constraint, and the auxiliary variables are not the
+    /// placement's), whose objective-improving constraint the sum contradicts. The number of
+    /// the empty clause and the OPB value.
     fn conclude(&mut self) -> Result<(AbsConstraintId, i64), CertifyError> {
-        let Some((improving, _, _, opb_value)) = self.best else {
+        let Some((values, _, _, opb_value)) = self.best.clone() else {
             return Err(CertifyError::Internal("the certified search logged no placement".into()));
         };
-        let mut sum = OperationSequence::<Var>::from(improving);
+        let mut parts: Vec<(AbsConstraintId, Vec<Lit>, usize)> = Vec::new();
         let reasons = std::mem::take(&mut self.reasons);
-        for (reason, weight) in &reasons {
-            match *reason {
-                Reason::Constraint(id) => sum += OperationSequence::from(id) * *weight,
+        for (reason, weight) in reasons {
+            match reason {
+                Reason::Constraint(id, lits) => parts.push((id, lits, weight)),
                 Reason::Totalizer(t) => {
-                    let count = self.count(t)?;
-                    let first = self.totalizers[t]
-                        .encoding
-                        .output_proof_details(1)
-                        .map_err(|_| CertifyError::Internal(format!("totalizer {t} has no first output")))?
-                        .0;
+                    let (count, outputs) = self.count(t)?;
+                    let first = *outputs
+                        .first()
+                        .ok_or_else(|| CertifyError::Internal(format!("totalizer {t} has no first output")))?;
                     let unit: Clause = [first].into_iter().collect();
                     let first_true = self.proof.reverse_unit_prop(&unit, std::iter::empty::<ConstraintId>())?;
-                    sum += OperationSequence::from(count) * *weight;
-                    sum += OperationSequence::from(first_true) * *weight;
+                    let mut lits = self.totalizers[t].inputs.clone();
+                    lits.extend(outputs.iter().map(|&o| !o));
+                    parts.push((count, lits, weight));
+                    parts.push((first_true, vec![first], weight));
                 }
             }
         }
-        let contradiction = self.proof.operations::<Var>(&sum)?;
+        let n = self.model.model.variables.len();
+        let bound = if parts.is_empty() {
+            None
+        } else {
+            // The sum, and each auxiliary variable's coefficient in it (on its positive literal).
+            let mut sum = OperationSequence::<Var>::empty();
+            let mut coefficients: HashMap<Var, i64> = HashMap::new();
+            for (id, lits, weight) in &parts {
+                let term = OperationSequence::<Var>::from(*id) * *weight;
+                sum = if sum.is_empty() { term } else { sum + term };
+                for lit in lits {
+                    let signed = if lit.is_pos() { *weight as i64 } else { -(*weight as i64) };
+                    *coefficients.entry(lit.var()).or_default() += signed;
+                }
+            }
+            let mut auxiliary: Vec<(Var, i64)> =
+                coefficients.into_iter().filter(|&(v, c)| v.idx() >= n && c != 0).collect();
+            auxiliary.sort_unstable();
+            for (var, c) in auxiliary {
+                // `c x` (or `-c x`, that is `c ~x - c`) cancelled by the axiom of the other
+                // literal, `~x >= 0` (or `x >= 0`), times `|c|`.
+                sum += var.axiom(c > 0) * c.unsigned_abs() as usize;
+            }
+            Some(self.proof.operations::<Var>(&sum)?)
+        };
+        let first = self.proof.first_proof_id();
+        let end = bound.unwrap_or_else(|| self.proof.next_id());
+        if first < end {
+            self.proof.delete_id_range(ConstraintId::from(first)..ConstraintId::from(end))?;
+        }
+        self.proof.comment(&"the best placement, checked against the model and the bound above")?;
+        let improving = self.proof.improve_solution((0..values.len()).map(|i| derive::var(i).axiom(!values[i])))?;
+        let contradiction = match bound {
+            Some(bound) => self.proof.operations::<Var>(&(OperationSequence::from(improving) + bound))?,
+            None => improving,
+        };
         let empty = self.proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(contradiction)])?;
         Ok((empty, opb_value))
     }
@@ -272,12 +306,10 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
         let placement = self.model.placement(&values);
         let value = check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
         let cost = if self.minimise { value } else { self.total.saturating_sub(value) };
-        if self.best.is_none_or(|b| cost < b.1) {
+        if self.best.as_ref().is_none_or(|b| cost < b.1) {
             let objective = super::prove::opb_objective(&self.model.model).map_err(|e| self.fail(e))?;
             let opb_value: i64 = objective.iter().filter(|t| values[t.1]).map(|t| t.0).sum();
-            let solution = (0..values.len()).map(|i| derive::var(i).axiom(!values[i]));
-            let improving = self.proof.improve_solution(solution).map_err(|e| self.fail(e.into()))?;
-            self.best = Some((improving, cost, value, opb_value));
+            self.best = Some((values, cost, value, opb_value));
             self.best_solution = Some(Solution::Placement(placement.clone()));
         }
         (self.emit)(Event::Solution { value, solution: Solution::Placement(placement) });
@@ -329,7 +361,8 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
             // All but one of them cost, or one_holds is false.
             let count =
                 self.proof.operations::<Var>(&((OperationSequence::from(at_most_one) * (n - 1) + downward) / n))?;
-            self.groups.insert(one_holds, count);
+            let counted = softs.iter().map(|&s| !s).chain(std::iter::once(one_holds)).collect();
+            self.groups.insert(one_holds, (count, counted));
             let lits: Vec<Lit> = clause.iter().copied().collect();
             self.add(&lits, Some(upward))?;
             Ok(one_holds)
@@ -343,19 +376,18 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
     }
 
     fn totalizer(&mut self, inputs: Vec<Lit>) -> usize {
-        let n = inputs.len();
-        self.totalizers.push(CertifiedTotalizer { encoding: inputs.into_iter().collect(), inputs: n });
+        self.totalizers.push(CertifiedTotalizer { encoding: inputs.iter().copied().collect(), inputs });
         self.totalizers.len() - 1
     }
 
     fn bound_literal(&mut self, t: usize, k: usize) -> Result<Option<Lit>, Error> {
         let proved = (|| -> Result<Option<Lit>, CertifyError> {
-            if k >= self.totalizers[t].inputs {
+            if k >= self.totalizers[t].inputs.len() {
                 return Ok(None);
             }
             let mut clauses = Clauses::default();
             if self.totalizers[t].encoding.n_output_lits() == 0 {
-                self.proof.comment(&format_args!("a totalizer over a core of {}", self.totalizers[t].inputs))?;
+                self.proof.comment(&format_args!("a totalizer over a core of {}", self.totalizers[t].inputs.len()))?;
             }
             self.totalizers[t]
                 .encoding
@@ -377,13 +409,15 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
 
     fn counted(&mut self, why: Counted, weight: usize) -> Result<(), Error> {
         let reason = match why {
-            Counted::Group { one_holds, .. } => self.groups.get(&one_holds).copied().map(Reason::Constraint),
+            Counted::Group { one_holds, .. } => {
+                self.groups.get(&one_holds).map(|(id, lits)| Reason::Constraint(*id, lits.clone()))
+            }
             Counted::Core { mut core, totalizer } => {
                 core.sort_unstable();
                 let id = self.cores.get(&core).copied();
                 match totalizer {
                     Some(t) => id.map(|_| Reason::Totalizer(t)),
-                    None => id.map(Reason::Constraint),
+                    None => id.map(|id| Reason::Constraint(id, core.iter().map(|&a| !a).collect())),
                 }
             }
         };
@@ -432,8 +466,8 @@ pub fn search<W: Write>(
     let mut proof = Proof::new(writer, rows, true)?;
     proof.comment(&model.model.title)?;
     proof.comment(&"the core-guided search, certified as it runs")?;
-    // Derived constraints stay apart from the model's, so that each placement logged is
-    // checked against the model alone, whatever auxiliary variables are defined by then.
+    // Derived constraints stay apart from the model's (not moved to the core), so that they
+    // may be deleted freely before the best placement is logged at the end.
     proof.strengthening_to_core(false)?;
     let n =
         u32::try_from(model.model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
@@ -483,7 +517,7 @@ pub fn search<W: Write>(
         let cost = if c > 0 { derive::var(v).pos_lit() } else { derive::var(v).neg_lit() };
         match ruled_out.get(&v) {
             // Ruled out: it costs its weight in every placement, a reason of its own.
-            Some(&unit) if c < 0 => reasons.push((Reason::Constraint(unit), weight)),
+            Some(&unit) if c < 0 => reasons.push((Reason::Constraint(unit, vec![cost]), weight)),
             Some(_) => {}
             None if c != 0 => costs.push((cost, weight)),
             None => {}
@@ -522,7 +556,7 @@ pub fn search<W: Write>(
         return Err(failure);
     }
     searched?;
-    let best = oracle.best_solution.clone().zip(oracle.best.map(|b| b.2));
+    let best = oracle.best_solution.clone().zip(oracle.best.as_ref().map(|b| b.2));
     if best.is_none() {
         return Ok(Certified { best, figures: None });
     }
