@@ -81,6 +81,18 @@ struct CertifiedTotalizer {
     inputs: Vec<Lit>,
 }
 
+/// The best placement found so far.
+#[derive(Clone)]
+struct Best {
+    /// A value per model variable.
+    values: Vec<bool>,
+    cost: usize,
+    /// The objective value as OPB states it.
+    opb_value: i64,
+    /// The placement and its objective value.
+    found: (Solution, usize),
+}
+
 /// The core-guided search's oracle that proves as it goes.
 struct Oracle<'a, W: Write> {
     puzzle: &'a PlacementPuzzle,
@@ -101,9 +113,9 @@ struct Oracle<'a, W: Write> {
     groups: HashMap<Lit, (AbsConstraintId, Vec<Lit>)>,
     totalizers: Vec<CertifiedTotalizer>,
     reasons: Vec<(Reason, usize)>,
-    /// The best placement: its model values, cost, value and OPB objective value.
-    best: Option<(Vec<bool>, usize, usize, i64)>,
-    best_solution: Option<Solution>,
+    /// The objective as OPB minimises it.
+    objective: super::prove::Objective,
+    best: Option<Best>,
     emit: &'a mut dyn FnMut(Event),
     failure: Option<CertifyError>,
 }
@@ -182,7 +194,7 @@ impl<W: Write> Oracle<'_, W> {
     /// placement's), whose objective-improving constraint the sum contradicts. The number of
     /// the empty clause and the OPB value.
     fn conclude(&mut self) -> Result<(AbsConstraintId, i64), CertifyError> {
-        let Some((values, _, _, opb_value)) = self.best.clone() else {
+        let Some(Best { values, opb_value, .. }) = self.best.clone() else {
             return Err(CertifyError::Internal("the certified search logged no placement".into()));
         };
         let mut parts: Vec<(AbsConstraintId, Vec<Lit>, usize)> = Vec::new();
@@ -306,11 +318,10 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
         let placement = self.model.placement(&values);
         let value = check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
         let cost = if self.minimise { value } else { self.total.saturating_sub(value) };
-        if self.best.as_ref().is_none_or(|b| cost < b.1) {
-            let objective = super::prove::opb_objective(&self.model.model).map_err(|e| self.fail(e))?;
-            let opb_value: i64 = objective.iter().filter(|t| values[t.1]).map(|t| t.0).sum();
-            self.best = Some((values, cost, value, opb_value));
-            self.best_solution = Some(Solution::Placement(placement.clone()));
+        if self.best.as_ref().is_none_or(|b| cost < b.cost) {
+            let opb_value: i64 = self.objective.iter().filter(|t| values[t.1]).map(|t| t.0).sum();
+            let found = (Solution::Placement(placement.clone()), value);
+            self.best = Some(Best { values, cost, opb_value, found });
         }
         (self.emit)(Event::Solution { value, solution: Solution::Placement(placement) });
         Ok(cost)
@@ -429,28 +440,14 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
 }
 
 /// For each square, the kind that an optimal placement never needs there and the kind that
-/// takes its place, where both are free of count limits and the second is needed itself.
+/// takes its place ([`PlacementPuzzle::dominating_kinds`]), when no kind has count limits
+/// (whose rows the trade would have to be shown to keep).
 fn dominated(puzzle: &PlacementPuzzle) -> Vec<(usize, usize, usize)> {
-    let flags = puzzle.dominated_kinds();
     if puzzle.goal != PlacementGoal::Independence || puzzle.kinds.iter().any(|r| r.min > 0 || r.max.is_some()) {
         return Vec::new();
     }
-    let mut trades = Vec::new();
-    for (s, flags) in flags.iter().enumerate() {
-        let square = knights_sat_encodings::geometry::Square(s as u16);
-        let attacked: Vec<Vec<_>> = puzzle.kinds.iter().map(|r| puzzle.attacks(r.kind, square)).collect();
-        for b in (0..flags.len()).filter(|&b| flags[b]) {
-            let taker = (0..flags.len()).find(|&a| {
-                !flags[a]
-                    && puzzle.kinds[a].weight >= puzzle.kinds[b].weight
-                    && attacked[a].iter().all(|t| attacked[b].contains(t))
-            });
-            if let Some(a) = taker {
-                trades.push((s, b, a));
-            }
-        }
-    }
-    trades
+    let takers = puzzle.dominating_kinds().into_iter().enumerate();
+    takers.flat_map(|(s, row)| row.into_iter().enumerate().filter_map(move |(b, a)| Some((s, b, a?)))).collect()
 }
 
 /// Runs the certified core-guided search on `puzzle` and writes its proof into `writer`;
@@ -484,10 +481,11 @@ pub fn search<W: Write>(
     };
     // Kinds ruled out by dominance.
     let mut ruled_out: HashMap<usize, AbsConstraintId> = HashMap::new();
-    if !dominated(puzzle).is_empty() {
+    let trades = dominated(puzzle);
+    if !trades.is_empty() {
         proof.comment(&"kinds an optimal placement never needs, each traded for one that attacks less")?;
     }
-    for (s, b, a) in dominated(puzzle) {
+    for (s, b, a) in trades {
         let (Some(xb), Some(xa)) = (variable(s, b), variable(s, a)) else { continue };
         let unit: Clause = [derive::var(xb).neg_lit()].into_iter().collect();
         let witness = [derive::var(xb).substitute_fixed(false), derive::var(xa).substitute_fixed(true)];
@@ -542,8 +540,8 @@ pub fn search<W: Write>(
         groups: HashMap::new(),
         totalizers: Vec::new(),
         reasons,
+        objective,
         best: None,
-        best_solution: None,
         emit: on_event,
         failure: None,
     };
@@ -556,7 +554,7 @@ pub fn search<W: Write>(
         return Err(failure);
     }
     searched?;
-    let best = oracle.best_solution.clone().zip(oracle.best.as_ref().map(|b| b.2));
+    let best = oracle.best.as_ref().map(|b| b.found.clone());
     if best.is_none() {
         return Ok(Certified { best, figures: None });
     }

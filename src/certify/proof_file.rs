@@ -125,7 +125,7 @@ impl Copy {
                     let first = std::mem::take(text);
                     *self = Copy::Running { chunk: Vec::with_capacity(CHUNK_BYTES), sender, worker };
                     if let Copy::Running { sender, .. } = self {
-                        Self::send(sender, first)?;
+                        Self::send(sender, first);
                     }
                 }
             }
@@ -133,17 +133,16 @@ impl Copy {
                 chunk.extend_from_slice(buf);
                 if chunk.len() >= CHUNK_BYTES {
                     let full = std::mem::replace(chunk, Vec::with_capacity(CHUNK_BYTES));
-                    Self::send(sender, full)?;
+                    Self::send(sender, full);
                 }
             }
         }
         Ok(())
     }
 
-    fn send(sender: &std::sync::mpsc::SyncSender<Vec<u8>>, chunk: Vec<u8>) -> io::Result<()> {
+    fn send(sender: &std::sync::mpsc::SyncSender<Vec<u8>>, chunk: Vec<u8>) {
         // A closed channel means the worker failed; its error comes out when it is joined.
         let _ = sender.send(chunk);
-        Ok(())
     }
 
     /// Completes the copy: whether it holds the whole proof.
@@ -151,7 +150,7 @@ impl Copy {
         match self {
             Copy::Waiting { .. } => Ok(false),
             Copy::Running { chunk, sender, worker } => {
-                Self::send(&sender, chunk)?;
+                Self::send(&sender, chunk);
                 drop(sender);
                 worker.join().map_err(|_| io::Error::other("the gzip thread panicked"))??;
                 Ok(true)

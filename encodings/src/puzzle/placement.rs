@@ -263,6 +263,36 @@ impl PlacementPuzzle {
         dominated
     }
 
+    /// For each free square and each kind of [`Self::dominated_kinds`] there, a kind that takes
+    /// its place and is not itself dominated there (one exists: dominance is a strict order,
+    /// and a kind that dominates the taker of `b` dominates `b`); `None` elsewhere.
+    pub fn dominating_kinds(&self) -> Vec<Vec<Option<usize>>> {
+        let dominated = self.dominated_kinds();
+        dominated
+            .iter()
+            .enumerate()
+            .map(|(s, flags)| {
+                if !flags.iter().any(|&d| d) {
+                    return vec![None; flags.len()];
+                }
+                let attacked: Vec<Vec<Square>> =
+                    self.kinds.iter().map(|r| self.attacks(r.kind, Square(s as u16))).collect();
+                (0..flags.len())
+                    .map(|b| {
+                        flags[b].then(|| {
+                            (0..flags.len()).find(|&a| {
+                                !flags[a]
+                                    && self.kinds[a].max.is_none()
+                                    && self.kinds[a].weight >= self.kinds[b].weight
+                                    && attacked[a].iter().all(|t| attacked[b].contains(t))
+                            })
+                        })?
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The objective value of a placement: the summed weights of its pieces.
     pub fn value(&self, placement: &[(Square, PieceKind)]) -> usize {
         placement.iter().map(|&(_, kind)| self.rule(kind).map_or(0, |r| r.weight)).sum()
@@ -306,5 +336,32 @@ mod tests {
         assert_eq!(kept, vec![Pawn, Knight, Bishop, Rook, King]);
         let covering = mixed(PlacementGoal::Domination, "PNBRQK");
         assert!(covering.dominated_kinds().iter().flatten().all(|&d| !d));
+    }
+
+    /// Every kind ruled out on a square has a taker there that is kept, attacks no more and
+    /// weighs no less, with pawns attacking either way and with a limited kind.
+    #[test]
+    fn every_dominated_kind_has_a_kept_taker() {
+        let mut limited = mixed(PlacementGoal::Independence, "PNBRQK");
+        limited.kinds[0].max = Some(3);
+        let mut down = mixed(PlacementGoal::Independence, "PNBRQK");
+        down.pawns = crate::geometry::PawnDirection::Down;
+        for puzzle in [mixed(PlacementGoal::Independence, "PNBRQK"), limited, down] {
+            let (dominated, takers) = (puzzle.dominated_kinds(), puzzle.dominating_kinds());
+            for (s, (flags, takers)) in dominated.iter().zip(&takers).enumerate() {
+                let square = crate::geometry::Square(s as u16);
+                for b in 0..flags.len() {
+                    assert_eq!(flags[b], takers[b].is_some(), "square {s}, kind {b}");
+                    if let Some(a) = takers[b] {
+                        assert!(!flags[a] && puzzle.kinds[a].max.is_none(), "square {s}: {a} takes {b}");
+                        let (from_a, from_b) = (
+                            puzzle.attacks(puzzle.kinds[a].kind, square),
+                            puzzle.attacks(puzzle.kinds[b].kind, square),
+                        );
+                        assert!(from_a.iter().all(|t| from_b.contains(t)), "square {s}: {a} takes {b}");
+                    }
+                }
+            }
+        }
     }
 }
