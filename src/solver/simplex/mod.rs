@@ -8,10 +8,11 @@
 //!
 //! Rows are `a·x >= b` (an `a·x <= b` row is stored negated) or `a·x = b`, with a slack per
 //! row: `a·x - s = b`, `s >= 0` (`s = 0` for an equality). The inverse of the basis, `B⁻¹`, is
-//! kept dense (cheapest for the few hundred rows of a board) and the rows sparse; a pivot
-//! computes the one tableau row and column it needs from them, and updates `B⁻¹` and the
-//! squared norms of its rows (the dual steepest-edge weights) in one pass. `B⁻¹` is rebuilt
-//! from the basis every [`REFACTOR_EVERY`] pivots so rounding errors do not pile up.
+//! kept dense over the columns of the tight rows ([`inverse`]: the others are unit vectors),
+//! the rows sparse; a pivot computes the one tableau row and column it needs from them, and
+//! updates `B⁻¹` and the squared norms of its rows (the dual steepest-edge weights) in one
+//! pass. `B⁻¹` is rebuilt from the basis every [`REFACTOR_EVERY`] pivots so rounding errors do
+//! not pile up.
 //!
 //! Nothing here is trusted for a proof: a caller takes the row multipliers ([`Lp::duals`]) and
 //! recomputes the bound they imply from the exact rows (a Lagrangian bound, valid for any
@@ -42,7 +43,10 @@ pub enum LpStatus {
     Infeasible,
 }
 
+mod inverse;
 mod kernels;
+
+use inverse::Inverse;
 
 /// Pivots between two rebuilds of `B⁻¹` from the basis.
 const REFACTOR_EVERY: usize = 3000;
@@ -71,8 +75,8 @@ pub struct Lp {
     cost: Vec<f64>,
     lower: Vec<f64>,
     upper: Vec<f64>,
-    /// `B⁻¹`, row-major, `m × m`.
-    binv: Vec<f64>,
+    /// `B⁻¹`.
+    inverse: Inverse,
     /// Value of the basic variable of each row.
     beta: Vec<f64>,
     /// Reduced cost of every column.
@@ -140,7 +144,7 @@ impl Lp {
             cost: full_cost,
             lower,
             upper,
-            binv: vec![0.0; m * m],
+            inverse: Inverse::new(m, n),
             beta: vec![0.0; m],
             d: vec![0.0; w],
             basis: (n..w).collect(),
@@ -204,36 +208,46 @@ impl Lp {
 
     /// Column `col` of the tableau, `B⁻¹` times the column of `[A | -I]`, into `pivot_column`.
     fn compute_column(&mut self, col: usize) {
-        let m = self.m;
+        let n = self.n;
         let out = &mut self.pivot_column;
         out.iter_mut().for_each(|v| *v = 0.0);
-        if col < self.n {
-            for &(k, a) in &self.columns[col] {
-                for (o, row) in out.iter_mut().zip(self.binv.chunks_exact(m)) {
-                    *o += row[k] * a;
+        // `B⁻¹ e_j`: the stored column of a tight row, `-e_p` for a row whose slack is basic in
+        // basis row `p`.
+        let mut add = |j: usize, a: f64| match self.inverse.position(j) {
+            Some(q) => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o += self.inverse.entry(i, q) * a;
                 }
             }
-        } else {
-            let k = col - self.n;
-            for (o, row) in out.iter_mut().zip(self.binv.chunks_exact(m)) {
-                *o = -row[k];
+            None => out[self.row_of[n + j]] -= a,
+        };
+        if col < n {
+            for &(j, a) in &self.columns[col] {
+                add(j, a);
             }
+        } else {
+            add(col - n, -1.0);
         }
     }
 
     /// Row `r` of the tableau, row `r` of `B⁻¹` times `[A | -I]`, into `pivot_row`.
     fn compute_row(&mut self, r: usize) {
-        let (m, n) = (self.m, self.n);
-        let inverse_row = &self.binv[r * m..(r + 1) * m];
+        let n = self.n;
         let out = &mut self.pivot_row;
-        out[..n].iter_mut().for_each(|v| *v = 0.0);
-        for (k, &f) in inverse_row.iter().enumerate() {
-            out[n + k] = -f;
-            if f != 0.0 {
-                for &(j, a) in &self.rows[k] {
-                    out[j] += f * a;
-                }
+        out.iter_mut().for_each(|v| *v = 0.0);
+        let mut add = |j: usize, f: f64| {
+            out[n + j] = -f;
+            for &(c, a) in &self.rows[j] {
+                out[c] += f * a;
             }
+        };
+        for (&j, &f) in self.inverse.tight().iter().zip(self.inverse.row(r)) {
+            if f != 0.0 {
+                add(j, f);
+            }
+        }
+        if self.basis[r] >= n {
+            add(self.basis[r] - n, -1.0);
         }
     }
 
@@ -241,33 +255,28 @@ impl Lp {
     fn refactor(&mut self) {
         let (m, n, w) = (self.m, self.n, self.width());
         self.since_refactor = 0;
-        let mut bmat = vec![0.0; m * m];
-        for (k, &c) in self.basis.iter().enumerate() {
-            if c < n {
-                for &(i, a) in &self.columns[c] {
-                    bmat[i * m + k] = a;
-                }
-            } else {
-                bmat[(c - n) * m + k] = -1.0;
-            }
-        }
-        let Some(inv) = invert(&mut bmat, m) else {
+        if !self.inverse.rebuild(&self.basis, n, &self.rows, &self.columns) {
             // A singular basis (rounding gone wrong): start again from the slack basis.
+            self.inverse.reset();
             self.basis = (n..w).collect();
             self.row_of = (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect();
             for c in 0..n {
                 self.at_upper[c] = self.cost[c] < 0.0;
             }
             return self.refactor();
-        };
-        self.binv = inv;
-        // Row multipliers y = c_B B⁻¹, reduced costs d = c - y [A | -I].
-        let mut y = vec![0.0; m];
+        }
+        // Row multipliers y = c_B B⁻¹ (slacks cost nothing, so only the stored parts of the
+        // structurals' rows count), reduced costs d = c - y [A | -I].
+        let mut stored = vec![0.0; self.inverse.tight().len()];
         for (i, &c) in self.basis.iter().enumerate() {
             let cb = self.cost[c];
             if cb != 0.0 {
-                kernels::subtract_multiple(&mut y, &self.binv[i * m..(i + 1) * m], -cb);
+                kernels::subtract_multiple(&mut stored, self.inverse.row(i), -cb);
             }
+        }
+        let mut y = vec![0.0; m];
+        for (&j, &v) in self.inverse.tight().iter().zip(&stored) {
+            y[j] = v;
         }
         for j in 0..n {
             self.d[j] = self.cost[j] - self.columns[j].iter().map(|&(i, a)| y[i] * a).sum::<f64>();
@@ -297,9 +306,15 @@ impl Lp {
             }
         }
         for i in 0..m {
-            let row = &self.binv[i * m..(i + 1) * m];
-            self.beta[i] = row.iter().zip(&rhs).map(|(f, r)| f * r).sum();
-            self.norms[i] = kernels::squared_norm(row).max(1e-12);
+            let row = self.inverse.row(i);
+            let mut value: f64 = row.iter().zip(self.inverse.tight()).map(|(f, &j)| f * rhs[j]).sum();
+            let mut norm = kernels::squared_norm(row);
+            if self.basis[i] >= n {
+                value -= rhs[self.basis[i] - n];
+                norm += 1.0;
+            }
+            self.beta[i] = value;
+            self.norms[i] = norm.max(1e-12);
         }
     }
 
@@ -426,7 +441,7 @@ impl Lp {
     /// Column `q` enters in row `r` (its tableau row and column computed); the leaving
     /// variable becomes nonbasic at `target`.
     fn pivot(&mut self, r: usize, q: usize, target: f64, to_lower: bool) {
-        let m = self.m;
+        let (m, n) = (self.m, self.n);
         let leaving = self.basis[r];
         let alpha = self.pivot_column[r];
         let delta = (self.beta[r] - target) / alpha;
@@ -435,19 +450,22 @@ impl Lp {
             *beta -= t * delta;
         }
         self.beta[r] = entering_value;
-        // Row r of B⁻¹ scaled, then eliminated from the other rows, their norms in the pass.
-        let (before, rest) = self.binv.split_at_mut(r * m);
-        let (prow, after) = rest.split_at_mut(m);
-        let inv = 1.0 / alpha;
-        prow.iter_mut().for_each(|v| *v *= inv);
-        self.norms[r] = kernels::squared_norm(prow).max(1e-12);
-        for (k, other) in before.chunks_exact_mut(m).chain(after.chunks_exact_mut(m)).enumerate() {
-            let i = if k < r { k } else { k + 1 };
-            let f = self.pivot_column[i];
-            if f != 0.0 {
-                self.norms[i] = kernels::subtract_multiple_norm(other, prow, f).max(1e-12);
-            }
+        // A leaving slack's row turns tight: its unit column is stored from now on. Row r of
+        // B⁻¹ is then scaled and eliminated from the other rows, their norms in the pass (a
+        // row whose basic variable is a slack counts its unit entry).
+        if leaving >= n {
+            self.inverse.store_unit_column(leaving - n, r);
         }
+        let basis = &self.basis;
+        let unit = |i: usize| if i != r && basis[i] >= n { 1.0 } else { 0.0 };
+        self.inverse.eliminate(r, alpha, &self.pivot_column, &mut self.norms, unit);
+        // An entering slack's column is the unit vector e_r again (up to rounding): no
+        // longer stored, and counted in row r's norm as its unit entry.
+        if q >= n {
+            self.inverse.drop_column(q - n);
+            self.norms[r] = (kernels::squared_norm(self.inverse.row(r)) + 1.0).max(1e-12);
+        }
+        let inv = 1.0 / alpha;
         // Reduced costs: d -= (d_q / α) · (row r of the tableau).
         let f = self.d[q] * inv;
         if f != 0.0 {
@@ -474,7 +492,7 @@ impl Lp {
         debug_assert!(self.m == other.m && self.n == other.n);
         self.lower.copy_from_slice(&other.lower);
         self.upper.copy_from_slice(&other.upper);
-        self.binv.copy_from_slice(&other.binv);
+        self.inverse.copy_from(&other.inverse);
         self.beta.copy_from_slice(&other.beta);
         self.d.copy_from_slice(&other.d);
         self.basis.copy_from_slice(&other.basis);
@@ -496,7 +514,16 @@ impl Lp {
     /// its sign, row multipliers whose combination no point within the bounds satisfies (a
     /// Farkas proof, to be checked exactly by the caller).
     pub fn farkas_ray(&self) -> Option<Vec<f64>> {
-        self.infeasible_row.map(|r| self.binv[r * self.m..(r + 1) * self.m].to_vec())
+        self.infeasible_row.map(|r| {
+            let mut ray = vec![0.0; self.m];
+            for (&j, &f) in self.inverse.tight().iter().zip(self.inverse.row(r)) {
+                ray[j] = f;
+            }
+            if self.basis[r] >= self.n {
+                ray[self.basis[r] - self.n] = -1.0;
+            }
+            ray
+        })
     }
 
     /// The row multipliers of the current basis (`y ≥ 0` for inequality rows, in the sense
@@ -504,42 +531,6 @@ impl Lp {
     pub fn duals(&self) -> Vec<f64> {
         (0..self.m).map(|i| self.d[self.n + i]).collect()
     }
-}
-
-/// Inverts the `m × m` matrix `a` (destroyed) by Gauss-Jordan elimination with partial
-/// pivoting; `None` if it is singular.
-fn invert(a: &mut [f64], m: usize) -> Option<Vec<f64>> {
-    let mut inv = vec![0.0; m * m];
-    for i in 0..m {
-        inv[i * m + i] = 1.0;
-    }
-    for col in 0..m {
-        let p = (col..m).max_by(|&x, &y| a[x * m + col].abs().total_cmp(&a[y * m + col].abs()))?;
-        if a[p * m + col].abs() < 1e-11 {
-            return None;
-        }
-        if p != col {
-            for k in 0..m {
-                a.swap(p * m + k, col * m + k);
-                inv.swap(p * m + k, col * m + k);
-            }
-        }
-        let f = 1.0 / a[col * m + col];
-        for k in 0..m {
-            a[col * m + k] *= f;
-            inv[col * m + k] *= f;
-        }
-        for i in 0..m {
-            let g = a[i * m + col];
-            if i != col && g != 0.0 {
-                for k in 0..m {
-                    a[i * m + k] -= g * a[col * m + k];
-                    inv[i * m + k] -= g * inv[col * m + k];
-                }
-            }
-        }
-    }
-    Some(inv)
 }
 
 #[cfg(test)]
@@ -588,5 +579,80 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!((lp.value(0) - 0.5).abs() < 1e-9 && (lp.value(1) - 0.5).abs() < 1e-9);
+    }
+
+    /// The largest entry of `B · B⁻¹ - I`, with `B⁻¹` expanded from what is stored.
+    fn inverse_error(lp: &Lp) -> f64 {
+        let (m, n) = (lp.m, lp.n);
+        let mut worst = 0.0f64;
+        for i in 0..m {
+            let mut row = vec![0.0; m];
+            for (&j, &f) in lp.inverse.tight().iter().zip(lp.inverse.row(i)) {
+                row[j] = f;
+            }
+            if lp.basis[i] >= n {
+                row[lp.basis[i] - n] = -1.0;
+            }
+            for (k, &c) in lp.basis.iter().enumerate() {
+                let product: f64 =
+                    if c < n { lp.columns[c].iter().map(|&(j, a)| row[j] * a).sum() } else { -row[c - n] };
+                let expected = if k == i { 1.0 } else { 0.0 };
+                worst = worst.max((product - expected).abs());
+            }
+        }
+        worst
+    }
+
+    /// Covering rows over a 7x7 board of knight moves (each square covered by itself or a
+    /// knight's move away), solved again and again as variables are fixed and freed: the
+    /// stored inverse stays the basis's inverse, and the warm-started optimum is the optimum
+    /// a fresh program finds with the same bounds.
+    #[test]
+    fn the_stored_inverse_follows_the_basis_through_warm_starts() {
+        let side = 7i32;
+        let index = |r: i32, c: i32| (r * side + c) as usize;
+        let mut rows = Vec::new();
+        for r in 0..side {
+            for c in 0..side {
+                let mut terms = vec![(index(r, c), 1.0)];
+                for (dr, dc) in [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)] {
+                    let (rr, cc) = (r + dr, c + dc);
+                    if (0..side).contains(&rr) && (0..side).contains(&cc) {
+                        terms.push((index(rr, cc), 1.0));
+                    }
+                }
+                rows.push((terms, RowKind::AtLeast, 1.0));
+            }
+        }
+        // Two rows of another kind, so slacks of every sort come and go.
+        rows.push(((0..7).map(|j| (j, 1.0)).collect(), RowKind::AtMost, 2.0));
+        rows.push((vec![(10, 1.0), (38, -1.0)], RowKind::Equal, 0.0));
+        let n = (side * side) as usize;
+        let cost: Vec<f64> = (0..n).map(|j| 1.0 + (j % 5) as f64 * 0.01).collect();
+        let mut lp = Lp::new(&cost, &rows);
+        let mut bounds = vec![(0.0, 1.0); n];
+        let mut state = 12345u64;
+        for step in 0..60 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let j = (state >> 33) as usize % n;
+            bounds[j] = match (state >> 20) % 3 {
+                0 => (0.0, 0.0),
+                1 => (1.0, 1.0),
+                _ => (0.0, 1.0),
+            };
+            lp.set_bounds(j, bounds[j].0, bounds[j].1);
+            let warm = lp.solve(f64::INFINITY);
+            assert!(inverse_error(&lp) < 1e-9, "step {step}: B·B⁻¹ is off by {}", inverse_error(&lp));
+            let mut fresh = Lp::new(&cost, &rows);
+            for (k, &(lower, upper)) in bounds.iter().enumerate() {
+                fresh.set_bounds(k, lower, upper);
+            }
+            match (warm, fresh.solve(f64::INFINITY)) {
+                (LpStatus::Optimal(a), LpStatus::Optimal(b)) => assert!((a - b).abs() < 1e-7, "step {step}: {a} {b}"),
+                (LpStatus::Infeasible, LpStatus::Infeasible) => {}
+                other => panic!("step {step}: {other:?}"),
+            }
+        }
+        assert!(lp.pivots > 50, "only {} pivots", lp.pivots);
     }
 }
