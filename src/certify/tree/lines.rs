@@ -13,6 +13,8 @@ pub struct Lines<W: Write> {
     writer: W,
     line: Vec<u8>,
     next_id: u64,
+    /// Terms of a `pol` sum added as a balanced tree before the groups are added in turn.
+    group: usize,
 }
 
 /// A term of a `pol` line: a constraint times a multiplier, or a literal axiom.
@@ -29,7 +31,22 @@ impl<W: Write> Lines<W> {
     pub fn new(mut writer: W, rows: usize) -> io::Result<Self> {
         writeln!(writer, "pseudo-Boolean proof version 2.0")?;
         writeln!(writer, "f {rows}")?;
-        Ok(Lines { writer, line: Vec::with_capacity(1 << 12), next_id: rows as u64 + 1 })
+        Ok(Lines { writer, line: Vec::with_capacity(1 << 12), next_id: rows as u64 + 1, group: 1 })
+    }
+
+    /// Sums of `pol` lines from now on: each run of `group` terms is added as a balanced tree
+    /// (`a b + c d + +`), and the runs' sums one after the other (1, the start: term after
+    /// term).
+    ///
+    /// VeriPB merges the two constraints of each `+` into a new one. Term after term, a
+    /// growing sum is copied at every `+`: a hundred rows of a few terms each, the sum of
+    /// every variable copied a hundred times. Balanced, each term is copied about log₂(group)
+    /// times, which pays while the sums stay shorter than the model: measured on knight
+    /// domination 15x15 (rows of up to 9 of 225 variables), 2.78 s to verify in groups of
+    /// 32, 2.94 s balanced throughout, 3.48 s term after term; on queen domination 13x13
+    /// (rows of about 40 of 169), term after term was fastest.
+    pub fn group_sums(&mut self, group: usize) {
+        self.group = group.max(1);
     }
 
     /// A comment line.
@@ -84,22 +101,12 @@ impl<W: Write> Lines<W> {
         Ok(self.new_id())
     }
 
-    /// `pol`: the sum of `terms`, then divided by `divisor` and multiplied by `multiplier` when
-    /// these are above 1; its number.
+    /// `pol`: the sum of `terms` (grouped as [`Lines::group_sums`] says), then divided by
+    /// `divisor` and multiplied by `multiplier` when these are above 1; its number.
     pub fn pol(&mut self, terms: &[Term], divisor: u64, multiplier: u64) -> io::Result<u64> {
         self.line.extend_from_slice(b"pol");
-        for (i, &term) in terms.iter().enumerate() {
-            self.line.push(b' ');
-            match term {
-                Term::Scaled(id, 1) => self.number(id),
-                Term::Scaled(id, m) => {
-                    self.number(id);
-                    self.line.push(b' ');
-                    self.number(m);
-                    self.line.extend_from_slice(b" *");
-                }
-                Term::Axiom(var, negated) => self.literal(var, negated),
-            }
+        for (i, group) in terms.chunks(self.group).enumerate() {
+            self.sum(group);
             if i > 0 {
                 self.line.extend_from_slice(b" +");
             }
@@ -113,6 +120,31 @@ impl<W: Write> Lines<W> {
         }
         self.end_line()?;
         Ok(self.new_id())
+    }
+
+    /// The sum of `terms` in reverse Polish notation, halves first.
+    fn sum(&mut self, terms: &[Term]) {
+        if terms.is_empty() {
+            return;
+        }
+        if let [term] = terms {
+            self.line.push(b' ');
+            match *term {
+                Term::Scaled(id, 1) => self.number(id),
+                Term::Scaled(id, m) => {
+                    self.number(id);
+                    self.line.push(b' ');
+                    self.number(m);
+                    self.line.extend_from_slice(b" *");
+                }
+                Term::Axiom(var, negated) => self.literal(var, negated),
+            }
+            return;
+        }
+        let (left, right) = terms.split_at(terms.len() / 2);
+        self.sum(left);
+        self.sum(right);
+        self.line.extend_from_slice(b" +");
     }
 
     /// `rup`: the clause of `literals` (model variable, negated), by reverse unit propagation
@@ -165,16 +197,20 @@ mod tests {
         assert_eq!(lines.solution(&[true, false]).unwrap(), 4);
         let terms = [Term::Scaled(1, 1), Term::Scaled(2, 1_048_576), Term::Axiom(0, true), Term::Axiom(9, false)];
         assert_eq!(lines.pol(&terms, 2, 1).unwrap(), 5);
-        assert_eq!(lines.pol(&[Term::Scaled(4, 1)], 3, 3).unwrap(), 6);
-        assert_eq!(lines.rup([(0, true), (10, false)].into_iter()).unwrap(), 7);
-        assert_eq!(lines.rup(std::iter::empty()).unwrap(), 8);
+        lines.group_sums(2);
+        assert_eq!(lines.pol(&terms[..3], 1, 1).unwrap(), 6);
+        lines.group_sums(1);
+        assert_eq!(lines.pol(&[Term::Scaled(4, 1)], 3, 3).unwrap(), 7);
+        assert_eq!(lines.rup([(0, true), (10, false)].into_iter()).unwrap(), 8);
+        assert_eq!(lines.rup(std::iter::empty()).unwrap(), 9);
         lines.delete([5, 6].into_iter()).unwrap();
-        let text = String::from_utf8(lines.conclude(-4, 8).unwrap()).unwrap();
+        let text = String::from_utf8(lines.conclude(-4, 9).unwrap()).unwrap();
         assert_eq!(
             text,
             "pseudo-Boolean proof version 2.0\nf 3\n* a comment\nsoli x1 ~x2\n\
-             pol 1 2 1048576 * + ~x1 + x10 + 2 d\npol 4 3 d 3 *\nrup 1 ~x1 1 x11 >= 1 ;\nrup  >= 1 ;\n\
-             del id 5 6 ;\noutput NONE\nconclusion BOUNDS -4 : 8 -4\nend pseudo-Boolean proof\n"
+             pol 1 2 1048576 * + ~x1 + x10 + 2 d\npol 1 2 1048576 * + ~x1 +\npol 4 3 d 3 *\n\
+             rup 1 ~x1 1 x11 >= 1 ;\nrup  >= 1 ;\ndel id 5 6 ;\noutput NONE\nconclusion BOUNDS -4 : 9 -4\n\
+             end pseudo-Boolean proof\n"
         );
     }
 }

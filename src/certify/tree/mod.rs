@@ -84,6 +84,10 @@ pub fn prove_tree<W: Write>(
         )));
     }
     let mut proof = Lines::new(writer, rows)?;
+    // Sums in balanced groups whose rows together hold about half the model's variables.
+    let terms: usize = model.constraints.iter().map(|c| c.terms.len()).sum();
+    let average = terms.div_ceil(model.constraints.len().max(1)).max(1);
+    proof.group_sums(model.variables.len() / (2 * average));
     proof.comment(&model.title)?;
     proof.comment(&format!("the solution below has objective value {value}; the proof is the search's tree"))?;
     let improving = proof.solution(solution)?;
