@@ -439,12 +439,15 @@ impl<'a> Worker<'a> {
         let cutoff = self.cutoff();
         let problem = &self.problem;
         let (log, path) = (self.cx.log, &self.path);
+        let symmetries = self.cx.symmetries;
+        let subgroup = symmetries.stabiliser(&self.decided_one, &self.decided_zero, &self.is_one, &self.is_zero);
         let choice = strong::choose(
             &self.lp,
             &mut self.probe,
             &fractional,
             (bound, cutoff),
             self.cx.pseudocosts,
+            |j| subgroup.iter().any(|&g| symmetries.perms()[g][j] == j),
             |y, j, one| proof_log::probe_bound(log, path, problem, (y, j, one), cutoff),
         );
         self.stats.strong_branchings += choice.measured;
