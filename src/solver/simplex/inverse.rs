@@ -226,24 +226,24 @@ fn invert(a: &mut [f64], m: usize) -> Option<Vec<f64>> {
         for i in 0..m {
             let g = a[i * m + col];
             if i != col && g != 0.0 {
-                let (pivot, target) = if i < col {
-                    let (top, bottom) = a.split_at_mut(col * m);
-                    (&bottom[..m], &mut top[i * m..(i + 1) * m])
-                } else {
-                    let (top, bottom) = a.split_at_mut(i * m);
-                    (&top[col * m..(col + 1) * m], &mut bottom[..m])
-                };
+                let (pivot, target) = pivot_and_target(a, m, col, i);
                 kernels::subtract_multiple(target, pivot, g);
-                let (pivot, target) = if i < col {
-                    let (top, bottom) = inv.split_at_mut(col * m);
-                    (&bottom[..m], &mut top[i * m..(i + 1) * m])
-                } else {
-                    let (top, bottom) = inv.split_at_mut(i * m);
-                    (&top[col * m..(col + 1) * m], &mut bottom[..m])
-                };
+                let (pivot, target) = pivot_and_target(&mut inv, m, col, i);
                 kernels::subtract_multiple(target, pivot, g);
             }
         }
     }
     Some(inv)
+}
+
+/// Rows `pivot` and `target` (different) of the row-major matrix `a` of rows of `m` entries,
+/// the first to read and the second to change.
+fn pivot_and_target(a: &mut [f64], m: usize, pivot: usize, target: usize) -> (&[f64], &mut [f64]) {
+    if target < pivot {
+        let (top, bottom) = a.split_at_mut(pivot * m);
+        (&bottom[..m], &mut top[target * m..(target + 1) * m])
+    } else {
+        let (top, bottom) = a.split_at_mut(target * m);
+        (&top[pivot * m..(pivot + 1) * m], &mut bottom[..m])
+    }
 }
