@@ -71,7 +71,7 @@ impl Inverse {
     /// Rebuilds the inverse of `basis` (column `c < n` is structural `c` with coefficients
     /// `columns[c]` as `(row, a)`; column `n + j` is the slack of row `j`, whose terms are
     /// `rows[j]` as `(column, a)`). `false` when the basis is singular; the inverse is then
-    /// unusable until [`Inverse::reset`].
+    /// unusable until rebuilt.
     pub(super) fn rebuild(
         &mut self,
         basis: &[usize],

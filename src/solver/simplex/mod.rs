@@ -257,7 +257,6 @@ impl Lp {
         self.since_refactor = 0;
         if !self.inverse.rebuild(&self.basis, n, &self.rows, &self.columns) {
             // A singular basis (rounding gone wrong): start again from the slack basis.
-            self.inverse.reset();
             self.basis = (n..w).collect();
             self.row_of = (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect();
             for c in 0..n {
@@ -514,16 +513,20 @@ impl Lp {
     /// its sign, row multipliers whose combination no point within the bounds satisfies (a
     /// Farkas proof, to be checked exactly by the caller).
     pub fn farkas_ray(&self) -> Option<Vec<f64>> {
-        self.infeasible_row.map(|r| {
-            let mut ray = vec![0.0; self.m];
-            for (&j, &f) in self.inverse.tight().iter().zip(self.inverse.row(r)) {
-                ray[j] = f;
-            }
-            if self.basis[r] >= self.n {
-                ray[self.basis[r] - self.n] = -1.0;
-            }
-            ray
-        })
+        self.infeasible_row.map(|r| self.inverse_row(r))
+    }
+
+    /// Row `r` of `B⁻¹`, every entry: its stored part, and `-1` in the column of the row whose
+    /// slack is basic in row `r`, if one is.
+    fn inverse_row(&self, r: usize) -> Vec<f64> {
+        let mut row = vec![0.0; self.m];
+        for (&j, &f) in self.inverse.tight().iter().zip(self.inverse.row(r)) {
+            row[j] = f;
+        }
+        if self.basis[r] >= self.n {
+            row[self.basis[r] - self.n] = -1.0;
+        }
+        row
     }
 
     /// The row multipliers of the current basis (`y ≥ 0` for inequality rows, in the sense
@@ -586,13 +589,7 @@ mod tests {
         let (m, n) = (lp.m, lp.n);
         let mut worst = 0.0f64;
         for i in 0..m {
-            let mut row = vec![0.0; m];
-            for (&j, &f) in lp.inverse.tight().iter().zip(lp.inverse.row(i)) {
-                row[j] = f;
-            }
-            if lp.basis[i] >= n {
-                row[lp.basis[i] - n] = -1.0;
-            }
+            let row = lp.inverse_row(i);
             for (k, &c) in lp.basis.iter().enumerate() {
                 let product: f64 =
                     if c < n { lp.columns[c].iter().map(|&(j, a)| row[j] * a).sum() } else { -row[c - n] };

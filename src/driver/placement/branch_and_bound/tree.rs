@@ -405,7 +405,7 @@ impl<'a> Worker<'a> {
     /// What to branch on: the free variables of the covering row with the fewest of them, or
     /// one fractional variable chosen by reliability branching ([`strong`]; the most fractional
     /// one without it), or the fixings that strong branching proved first.
-    fn candidates(&mut self, bound: f64) -> Candidates {
+    fn candidates(&mut self, bound: f64, subgroup: &[usize]) -> Candidates {
         let value = &self.problem.value;
         if self.cx.ingredients.row_branching {
             let mut best: Option<(usize, f64, usize)> = None;
@@ -440,7 +440,6 @@ impl<'a> Worker<'a> {
         let problem = &self.problem;
         let (log, path) = (self.cx.log, &self.path);
         let symmetries = self.cx.symmetries;
-        let subgroup = symmetries.stabiliser(&self.decided_one, &self.decided_zero, &self.is_one, &self.is_zero);
         let choice = strong::choose(
             &self.lp,
             &mut self.probe,
@@ -463,7 +462,11 @@ impl<'a> Worker<'a> {
     /// Branches: child `i` places candidate `i` after the earlier candidates' orbits were
     /// emptied. With a single (fractional) candidate, the last child empties its orbit.
     fn branch(&mut self, bound: f64) -> Result<(), Error> {
-        let (candidates, covering) = match self.candidates(bound) {
+        // The symmetries that map the node's decisions onto themselves (fixings by bounds
+        // never enter: see `orbits`).
+        let subgroup =
+            self.cx.symmetries.stabiliser(&self.decided_one, &self.decided_zero, &self.is_one, &self.is_zero);
+        let (candidates, covering) = match self.candidates(bound, &subgroup) {
             Candidates::Vars(candidates, covering) => (candidates, covering),
             Candidates::Pruned => return Ok(()),
             Candidates::Fix(fixings) => {
@@ -482,8 +485,6 @@ impl<'a> Worker<'a> {
             let values: Vec<bool> = self.problem.value.iter().map(|&v| v == 1).collect();
             return self.offer(&values);
         }
-        let subgroup =
-            self.cx.symmetries.stabiliser(&self.decided_one, &self.decided_zero, &self.is_one, &self.is_zero);
         let single = candidates.len() == 1 && !covering;
         self.branch_over(Branching { candidates, single, subgroup }, bound)
     }
