@@ -137,11 +137,19 @@ impl Problem {
 
     /// Undoes assignments back to trail length `mark`.
     pub fn undo(&mut self, mark: usize, lp: &mut Lp) {
+        for &var in &self.trail[mark..] {
+            lp.set_bounds(var, 0.0, 1.0);
+        }
+        self.forget(mark);
+    }
+
+    /// Undoes assignments back to trail length `mark`, leaving the relaxation's bounds as they
+    /// are (for a caller that takes back a saved relaxation).
+    pub fn forget(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let var = self.trail.pop().expect("the trail is longer than the mark");
             let one = self.value[var] == 1;
             self.value[var] = FREE;
-            lp.set_bounds(var, 0.0, 1.0);
             for &(r, a) in &self.columns[var] {
                 self.max_activity[r] -= a * i64::from(one) - a.max(0);
             }

@@ -81,6 +81,9 @@ pub(super) struct Worker<'a> {
     lp: Lp,
     /// Scratch copy of the relaxation for strong branching.
     probe: Option<Lp>,
+    /// The relaxation as each branching on the path solved it, with the trail length then:
+    /// every child after the first starts from it, not from where its sibling's subtree ended.
+    saved: Vec<(Lp, usize)>,
     /// Decisions on the path from the root, for the node's symmetry group.
     decided_one: Vec<usize>,
     decided_zero: Vec<usize>,
@@ -109,6 +112,7 @@ impl<'a> Worker<'a> {
             problem,
             lp,
             probe: None,
+            saved: Vec::new(),
             decided_one: Vec::new(),
             decided_zero: Vec::new(),
             is_one: vec![false; n],
@@ -519,6 +523,12 @@ impl<'a> Worker<'a> {
     /// The children of the innermost branching, until they are searched or given away.
     fn children(&mut self) -> Result<(), Error> {
         let frame = self.frames.len() - 1;
+        if self.saved.len() <= frame {
+            self.saved.push((self.lp.clone(), 0));
+        } else {
+            self.saved[frame].0.copy_state_from(&self.lp);
+        }
+        self.saved[frame].1 = self.problem.trail.len();
         for i in 0..self.frames[frame].branching.candidates.len() {
             let c = self.frames[frame].branching.candidates[i];
             match self.problem.value[c] {
@@ -552,7 +562,8 @@ impl<'a> Worker<'a> {
             self.is_one[c] = false;
             self.decided_one.pop();
             self.path.pop();
-            self.problem.undo(mark, &mut self.lp);
+            self.problem.forget(mark);
+            self.restore(frame, mark);
             if self.frames[frame].given {
                 return Ok(());
             }
@@ -583,6 +594,19 @@ impl<'a> Worker<'a> {
             }
         }
         Ok(())
+    }
+}
+
+impl Worker<'_> {
+    /// Takes back the relaxation saved at branching `frame`, with the bounds fixed since then
+    /// (up to trail length `mark`) set again.
+    fn restore(&mut self, frame: usize, mark: usize) {
+        let (saved, from) = &self.saved[frame];
+        self.lp.copy_state_from(saved);
+        for &v in &self.problem.trail[*from..mark] {
+            let x = f64::from(self.problem.value[v]);
+            self.lp.set_bounds(v, x, x);
+        }
     }
 }
 
