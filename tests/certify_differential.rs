@@ -279,7 +279,7 @@ fn random_larger_placement(rng: &mut ChaCha8Rng) -> PlacementPuzzle {
 fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 3);
     let (mut certified, mut branched, mut with_cuts, mut maximised) = (0, 0, 0, 0);
-    let (mut replayed, mut skipped) = (0, 0);
+    let (mut replayed, mut skipped, mut by_red, mut unwitnessed) = (0, 0, 0, 0);
     for i in 0..160 {
         let puzzle = if i % 3 == 0 {
             let Some(puzzle) = random_placement(&mut rng) else { continue };
@@ -292,7 +292,7 @@ fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum
         }
         let Ok(Some(optimum)) = optimal_placement(&puzzle, 2_000_000) else { continue };
         // One thread or two, with every ingredient or with cuts or reduced costs off; the
-        // symmetries on, so that orbital fixing is replayed.
+        // symmetries on, so that orbital fixing is stated (by `red`, or by replays).
         let ingredients =
             Ingredients { certify: true, cuts: i % 3 != 1, reduced_costs: i % 3 != 2, ..Ingredients::default() };
         let search = PlacementSearch {
@@ -322,6 +322,21 @@ fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum
         assert!(certificate.figures.from_search, "puzzle {i}");
         let verification = verify(&dir).unwrap();
         assert!(verification.passed(), "puzzle {i}: {:?}: {puzzle:?}", verification.checks);
+        let proof_path = dir.join("proof.pbp");
+        let proof = std::fs::read_to_string(&proof_path).unwrap();
+        by_red += usize::from(proof.contains("\nred "));
+        if let Some(line) = proof.lines().find(|line| line.starts_with("red ")).filter(|_| unwitnessed < 5) {
+            // The first orbital fixing by `red` with a witness that only empties the image
+            // square instead of mapping the board onto itself: VeriPB refuses.
+            let (clause, _) = line.split_once(" ; ").unwrap();
+            let image = clause.split(' ').rev().nth(2).unwrap().trim_start_matches('~');
+            let tampered = proof.replacen(line, &format!("{clause} ; {image} -> 0"), 1);
+            std::fs::write(&proof_path, tampered).unwrap();
+            let verification = verify(&dir).unwrap();
+            assert!(!verification.passed(), "puzzle {i}: a symmetry step with a wrong witness passed: {puzzle:?}");
+            assert!(verification.checks[2].message.contains("VeriPB rejects"), "{:?}", verification.checks);
+            unwitnessed += 1;
+        }
         let _ = std::fs::remove_dir_all(&dir);
         if !tree.orbits.is_empty() && skipped < 5 {
             // The same tree without the replays that state the orbital fixings: the images'
@@ -342,9 +357,17 @@ fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum
         maximised += usize::from(!puzzle.goal.minimises());
     }
     assert!(
-        certified >= 100 && branched >= 25 && with_cuts >= 20 && maximised >= 20 && replayed >= 10 && skipped == 5,
+        certified >= 100
+            && branched >= 25
+            && with_cuts >= 20
+            && maximised >= 20
+            && replayed >= 10
+            && skipped == 5
+            && by_red >= 5
+            && unwitnessed == 5,
         "only {certified} certified, {branched} with a tree that branched, {with_cuts} with cuts, {maximised} \
-         maximised, {replayed} with orbital fixing, {skipped} refused without it"
+         maximised, {replayed} with orbital fixing, {skipped} refused without it, {by_red} with orbital fixing \
+         by red, {unwitnessed} refused with a wrong witness"
     );
 }
 

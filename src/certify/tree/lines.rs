@@ -164,6 +164,35 @@ impl<W: Write> Lines<W> {
         Ok(self.new_id())
     }
 
+    /// `strengthening_to_core on` or `off`: whether `red` steps add to the core (and only the
+    /// core's images are their proof goals).
+    pub fn strengthening_to_core(&mut self, on: bool) -> io::Result<()> {
+        writeln!(self.writer, "strengthening_to_core {}", if on { "on" } else { "off" })
+    }
+
+    /// `red`: the clause of `literals` (model variable, negated), redundant by the witness that
+    /// substitutes each variable of `witness` by the other; its number.
+    pub fn red(
+        &mut self,
+        literals: impl Iterator<Item = (usize, bool)>,
+        witness: impl Iterator<Item = (usize, usize)>,
+    ) -> io::Result<u64> {
+        self.line.extend_from_slice(b"red");
+        for (var, negated) in literals {
+            self.line.extend_from_slice(b" 1 ");
+            self.literal(var, negated);
+        }
+        self.line.extend_from_slice(b" >= 1 ;");
+        for (var, image) in witness {
+            self.line.push(b' ');
+            self.literal(var, false);
+            self.line.extend_from_slice(b" -> ");
+            self.literal(image, false);
+        }
+        self.end_line()?;
+        Ok(self.new_id())
+    }
+
     /// `del id`: deletes the constraints `ids`.
     pub fn delete(&mut self, ids: impl Iterator<Item = u64>) -> io::Result<()> {
         self.line.extend_from_slice(b"del id");
@@ -204,12 +233,15 @@ mod tests {
         assert_eq!(lines.rup([(0, true), (10, false)].into_iter()).unwrap(), 8);
         assert_eq!(lines.rup(std::iter::empty()).unwrap(), 9);
         lines.delete([5, 6].into_iter()).unwrap();
+        lines.strengthening_to_core(true).unwrap();
+        assert_eq!(lines.red([(2, true)].into_iter(), [(2, 4), (4, 2)].into_iter()).unwrap(), 10);
         let text = String::from_utf8(lines.conclude(-4, 9).unwrap()).unwrap();
         assert_eq!(
             text,
             "pseudo-Boolean proof version 2.0\nf 3\n* a comment\nsoli x1 ~x2\n\
              pol 1 2 1048576 * + ~x1 + x10 + 2 d\npol 1 2 1048576 * + ~x1 +\npol 4 3 d 3 *\n\
-             rup 1 ~x1 1 x11 >= 1 ;\nrup  >= 1 ;\ndel id 5 6 ;\noutput NONE\nconclusion BOUNDS -4 : 9 -4\n\
+             rup 1 ~x1 1 x11 >= 1 ;\nrup  >= 1 ;\ndel id 5 6 ;\nstrengthening_to_core on\n\
+             red 1 ~x3 >= 1 ; x3 -> x5 x5 -> x3\noutput NONE\nconclusion BOUNDS -4 : 9 -4\n\
              end pseudo-Boolean proof\n"
         );
     }

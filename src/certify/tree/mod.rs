@@ -17,11 +17,16 @@
 //!    `pol … 2 d`) is derived where a combination first uses it;
 //! 3. at the root that clause is empty: `conclusion BOUNDS value value`.
 //!
-//! Orbital fixing is stated by replaying: once the child placing `c` at a node is closed, and
-//! a symmetry `σ` maps the node's decisions onto themselves and `c` onto `o`, the walk of that
-//! child is written again with every variable, row and cut renamed by `σ`, which closes the
-//! child placing `o`. The replay costs proof lines, not search: the proof is about as long as
-//! that of a search without symmetries, while the search pays only for one child of each orbit.
+//! Orbital fixing is stated by `red` where it can be: once the child placing `c` at a node
+//! is closed, and a symmetry `σ` maps the node's decisions onto themselves and an image `o` of
+//! `c` onto `c` (or onto an image already stated), the clause "not the decisions, or not `o`"
+//! is redundant with `σ` as its witness, one line. The proof runs in VeriPB's strengthening-to-
+//! core mode, so such a step's proof goals are the images of the core alone: the model's rows
+//! (mapped onto rows) and the clauses of earlier `red` steps, which the walk keeps implied
+//! ([`Walk::fix_orbits`] says how). Elsewhere — below the placing child of a node that fixes by
+//! `red`, inside a replay, or where no symmetry fits — orbital fixing is stated by replaying:
+//! the walk of the candidate's child is written again with every variable, row and cut renamed
+//! by `σ`, which closes the child placing `o`. A replay costs proof lines, not search.
 //!
 //! Nothing here trusts the search: a wrong multiplier, a missing node, a symmetry that is not
 //! one or a bound the rows do not imply leaves a `rup` step that VeriPB refuses.
@@ -84,6 +89,9 @@ pub fn prove_tree<W: Write>(
         )));
     }
     let mut proof = Lines::new(writer, rows)?;
+    // `red` steps (orbital fixing) add to the core, and only the core's images are their
+    // proof goals: the model is symmetric, the derived bounds need not be.
+    proof.strengthening_to_core(true)?;
     // Sums in balanced groups whose rows together hold about half the model's variables.
     let terms: usize = model.constraints.iter().map(|c| c.terms.len()).sum();
     let average = terms.div_ceil(model.constraints.len().max(1)).max(1);
@@ -133,6 +141,8 @@ pub fn prove_tree<W: Write>(
         path: Vec::new(),
         stack: Vec::new(),
         steps: 0,
+        replaying: 0,
+        under_red: 0,
     };
     let empty = walk.close(0, 0)?;
     let steps = walk.steps;
@@ -178,6 +188,10 @@ struct Walk<'a, W: Write> {
     /// The nodes on the path.
     stack: Vec<usize>,
     steps: usize,
+    /// How many replays the walk is inside: orbital fixing is stated by `red` only outside.
+    replaying: usize,
+    /// How many nodes that fix orbits by `red` the walk is inside a placing child of.
+    under_red: usize,
 }
 
 impl<W: Write> Walk<'_, W> {
@@ -190,16 +204,29 @@ impl<W: Write> Walk<'_, W> {
         for &c in &nodes[at].combinations {
             derived.push(self.combine(c, g)?);
         }
+        // Orbital fixing by `red` here, outside replays and outside the placing children of
+        // every node that fixes by `red` (see `fix_orbits`).
+        let by_red = g == 0 && self.replaying == 0 && self.under_red == 0 && !nodes[at].orbits.is_empty();
         // The children that place a piece first: the orbits emptied after them rest on them.
         for placing in [true, false] {
+            self.under_red += usize::from(placing && by_red);
             for &(decision, child) in nodes[at].children.iter().filter(|c| c.0 .1 == placing) {
                 self.path.push(decision);
-                derived.push(self.close(child, g)?);
+                let closed = self.close(child, g);
                 self.path.pop();
+                derived.push(closed?);
             }
-            if placing {
-                for &o in &nodes[at].orbits {
-                    self.replay(at, o, g, &mut derived)?;
+            self.under_red -= usize::from(placing && by_red);
+            if placing && !nodes[at].orbits.is_empty() {
+                if by_red {
+                    self.fix_orbits(at, &mut derived)?;
+                } else {
+                    for &o in &nodes[at].orbits {
+                        let fixing = &self.tree.orbits[o];
+                        for &image in &fixing.images {
+                            self.replay(at, o, image, g, &mut derived)?;
+                        }
+                    }
                 }
             }
         }
@@ -218,41 +245,121 @@ impl<W: Write> Walk<'_, W> {
         Ok(self.proof.rup(negated(&self.path).map(|(v, negated)| (perm[v], negated)))?)
     }
 
-    /// The clauses "not all of node `at`'s decisions, and not `image`" for the images of
-    /// orbital fixing `o`, under `g`: the child placing the candidate, closed again under a
-    /// symmetry that maps the node's decisions onto themselves and the candidate onto `image`.
-    fn replay(&mut self, at: usize, o: usize, g: usize, derived: &mut Vec<u64>) -> Result<(), CertifyError> {
+    /// The clauses "not all of node `at`'s decisions, and not `o`" for every image `o` of the
+    /// orbital fixings of node `at`, outside any replay.
+    ///
+    /// Where it can, each is one `red` step whose witness is a symmetry `σ` that maps the
+    /// node's decisions onto themselves: the clause's image under `σ` must be one already
+    /// derived ("not the candidate", or an image done before), and so must the image of every
+    /// clause this node added to the core by `red` before it. Clauses that other nodes added
+    /// to the core need nothing more: when `σ` keeps this node's decisions, the image of such
+    /// a clause is satisfied by them: an ancestor's images are among this node's
+    /// emptied squares, and a node closed earlier lies below a child that placed a piece where
+    /// this node has none. That fails for a node below this one's placing child (the piece is
+    /// the candidate, whose image is not emptied here), so no node there fixes by `red`. An
+    /// image no such symmetry reaches is stated by replaying the candidate's child, and then
+    /// serves as an image done for the `red` steps after it.
+    fn fix_orbits(&mut self, at: usize, derived: &mut Vec<u64>) -> Result<(), CertifyError> {
+        let node = &self.nodes[at];
+        let path = self.tree.orbits[node.orbits[0]].path.clone();
+        let decided: HashSet<Decision> = path.iter().copied().collect();
+        let perms = &self.group.perms;
+        let keeps: Vec<usize> =
+            (1..perms.len()).filter(|&s| path.iter().all(|&(v, one)| decided.contains(&(perms[s][v], one)))).collect();
+        // "Not the decisions, and not v" is derived (or in the core) for each v of `done`;
+        // `core` holds those added to the core by `red`.
+        let mut done: HashSet<usize> = HashSet::new();
+        let mut core: Vec<usize> = Vec::new();
+        for &o in &node.orbits {
+            let fixing = &self.tree.orbits[o];
+            if fixing.path != path {
+                return Err(internal("two orbital fixings of one node with different decisions"));
+            }
+            let has_child = node.children.iter().any(|c| c.0 == (fixing.candidate, true));
+            if !has_child {
+                // The candidate's child was closed by propagation alone: its clause is not
+                // written, so every image is replayed (by propagation too).
+                for &image in &fixing.images {
+                    self.replay(at, o, image, 0, derived)?;
+                }
+                continue;
+            }
+            done.insert(fixing.candidate);
+            let mut left: Vec<usize> = fixing.images.iter().copied().filter(|v| !done.contains(v)).collect();
+            while !left.is_empty() {
+                let reach = left.iter().enumerate().find_map(|(i, &image)| {
+                    keeps
+                        .iter()
+                        .find(|&&s| {
+                            let perm = &perms[s];
+                            done.contains(&perm[image]) && core.iter().all(|&c| done.contains(&perm[c]))
+                        })
+                        .map(|&s| (i, s))
+                });
+                match reach {
+                    Some((i, s)) => {
+                        let image = left.remove(i);
+                        let perm = &perms[s];
+                        let clause = negated(&path).chain(std::iter::once((image, true)));
+                        let witness = (0..perm.len()).filter(|&v| perm[v] != v).map(|v| (v, perm[v]));
+                        self.steps += 1;
+                        self.proof.red(clause, witness)?;
+                        done.insert(image);
+                        core.push(image);
+                    }
+                    None => {
+                        let image = left.remove(0);
+                        self.replay(at, o, image, 0, derived)?;
+                        done.insert(image);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The clause "not all of node `at`'s decisions, and not `image`" for an image of orbital
+    /// fixing `o`, under `g`: the child placing the candidate, closed again under a symmetry
+    /// that maps the node's decisions onto themselves and the candidate onto `image`.
+    fn replay(
+        &mut self,
+        at: usize,
+        o: usize,
+        image: usize,
+        g: usize,
+        derived: &mut Vec<u64>,
+    ) -> Result<(), CertifyError> {
         let fixing = &self.tree.orbits[o];
         let decided: HashSet<Decision> = fixing.path.iter().copied().collect();
         let child = self.nodes[at].children.iter().find(|c| c.0 == (fixing.candidate, true)).map(|c| c.1);
-        for &image in &fixing.images {
-            let sigma = (1..self.group.perms.len())
-                .find(|&s| {
-                    let perm = &self.group.perms[s];
-                    perm[fixing.candidate] == image
-                        && fixing.path.iter().all(|&(v, one)| decided.contains(&(perm[v], one)))
-                })
-                .ok_or_else(|| internal("an orbital fixing with no symmetry to justify it"))?;
-            let renamed = self.group.compose(g, sigma);
-            // The bounds of the node and of its ancestors, renamed: the replayed child's steps
-            // propagate them.
-            let mut ancestors = Vec::new();
-            for depth in 0..self.stack.len() {
-                for &c in &self.nodes[self.stack[depth]].combinations {
-                    ancestors.push(self.combine(c, renamed)?);
-                }
+        let sigma = (1..self.group.perms.len())
+            .find(|&s| {
+                let perm = &self.group.perms[s];
+                perm[fixing.candidate] == image && fixing.path.iter().all(|&(v, one)| decided.contains(&(perm[v], one)))
+            })
+            .ok_or_else(|| internal("an orbital fixing with no symmetry to justify it"))?;
+        let renamed = self.group.compose(g, sigma);
+        // The bounds of the node and of its ancestors, renamed: the replayed child's steps
+        // propagate them.
+        let mut ancestors = Vec::new();
+        for depth in 0..self.stack.len() {
+            for &c in &self.nodes[self.stack[depth]].combinations {
+                ancestors.push(self.combine(c, renamed)?);
             }
-            self.path.push((fixing.candidate, true));
-            let closed = match child {
-                Some(child) => self.close(child, renamed)?,
-                None => self.refute_path(renamed)?,
-            };
-            self.path.pop();
-            if !ancestors.is_empty() {
-                self.proof.delete(ancestors.into_iter())?;
-            }
-            derived.push(closed);
         }
+        self.path.push((fixing.candidate, true));
+        self.replaying += 1;
+        let closed = match child {
+            Some(child) => self.close(child, renamed),
+            None => self.refute_path(renamed),
+        };
+        self.replaying -= 1;
+        let closed = closed?;
+        self.path.pop();
+        if !ancestors.is_empty() {
+            self.proof.delete(ancestors.into_iter())?;
+        }
+        derived.push(closed);
         Ok(())
     }
 
