@@ -262,10 +262,8 @@ impl<W: Write> Walk<'_, W> {
     fn fix_orbits(&mut self, at: usize, derived: &mut Vec<u64>) -> Result<(), CertifyError> {
         let node = &self.nodes[at];
         let path = self.tree.orbits[node.orbits[0]].path.clone();
-        let decided: HashSet<Decision> = path.iter().copied().collect();
+        let keeps = self.keeping(&path);
         let perms = &self.group.perms;
-        let keeps: Vec<usize> =
-            (1..perms.len()).filter(|&s| path.iter().all(|&(v, one)| decided.contains(&(perms[s][v], one)))).collect();
         // "Not the decisions, and not v" is derived (or in the core) for each v of `done`;
         // `core` holds those added to the core by `red`.
         let mut done: HashSet<usize> = HashSet::new();
@@ -318,6 +316,14 @@ impl<W: Write> Walk<'_, W> {
         Ok(())
     }
 
+    /// The symmetries other than the identity that map the decisions of `path` onto
+    /// themselves.
+    fn keeping(&self, path: &[Decision]) -> Vec<usize> {
+        let decided: HashSet<Decision> = path.iter().copied().collect();
+        let perms = &self.group.perms;
+        (1..perms.len()).filter(|&s| path.iter().all(|&(v, one)| decided.contains(&(perms[s][v], one)))).collect()
+    }
+
     /// The clause "not all of node `at`'s decisions, and not `image`" for an image of orbital
     /// fixing `o`, under `g`: the child placing the candidate, closed again under a symmetry
     /// that maps the node's decisions onto themselves and the candidate onto `image`.
@@ -330,13 +336,11 @@ impl<W: Write> Walk<'_, W> {
         derived: &mut Vec<u64>,
     ) -> Result<(), CertifyError> {
         let fixing = &self.tree.orbits[o];
-        let decided: HashSet<Decision> = fixing.path.iter().copied().collect();
         let child = self.nodes[at].children.iter().find(|c| c.0 == (fixing.candidate, true)).map(|c| c.1);
-        let sigma = (1..self.group.perms.len())
-            .find(|&s| {
-                let perm = &self.group.perms[s];
-                perm[fixing.candidate] == image && fixing.path.iter().all(|&(v, one)| decided.contains(&(perm[v], one)))
-            })
+        let sigma = self
+            .keeping(&fixing.path)
+            .into_iter()
+            .find(|&s| self.group.perms[s][fixing.candidate] == image)
             .ok_or_else(|| internal("an orbital fixing with no symmetry to justify it"))?;
         let renamed = self.group.compose(g, sigma);
         // The bounds of the node and of its ancestors, renamed: the replayed child's steps

@@ -595,9 +595,7 @@ impl<'a> Worker<'a> {
         }
         Ok(())
     }
-}
 
-impl Worker<'_> {
     /// Takes back the relaxation saved at branching `frame`, with the bounds fixed since then
     /// (up to trail length `mark`) set again.
     fn restore(&mut self, frame: usize, mark: usize) {
