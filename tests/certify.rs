@@ -473,3 +473,40 @@ fn a_certificate_of_the_search_tree_is_checked_bound_by_bound() {
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp"), "{}", run.stdout);
 }
+
+#[test]
+fn a_subtree_met_again_under_the_same_symmetry_is_closed_once() {
+    // Knight total domination 10x10 on one thread: replays within replays come back to nodes
+    // under symmetries they were closed under, and the proof takes those clauses again.
+    let dir = fresh_dir("tree-reused");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        "total-domination",
+        "--board",
+        "10x10",
+        "--pieces",
+        "N",
+        "--threads",
+        "1",
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let reused: usize = run
+        .stdout
+        .split(" subtrees used again")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no subtree used again: {}", run.stdout));
+    assert!(reused > 0, "{}", run.stdout);
+    let value = run
+        .stdout
+        .split("optimal: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("{}", run.stdout))
+        .to_string();
+    assert_verified(&dir, &value, &format!("{value} <= obj <= {value}"));
+}

@@ -571,6 +571,7 @@ pub fn search<W: Write>(
         seconds: started.elapsed().as_secs_f64(),
         from_search: true,
         cores: Some(oracle.cores.len()),
+        reused: 0,
     };
     let mut writer = oracle.proof.conclude(OutputGuarantee::None, &conclusion)?;
     writer.flush()?;

@@ -312,6 +312,9 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
     };
     let what = match (figures.from_search, figures.cores) {
         (true, Some(cores)) => format!("the search's own trace, {cores} cores, {} lemmas", figures.lemmas),
+        (true, None) if figures.reused > 0 => {
+            format!("the search's tree, {} steps, {} subtrees used again", figures.lemmas, figures.reused)
+        }
         (true, None) => format!("the search's tree, {} steps", figures.lemmas),
         (false, _) => format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas),
     };

@@ -15,6 +15,8 @@ pub struct Lines<W: Write> {
     next_id: u64,
     /// Terms of a `pol` sum added as a balanced tree before the groups are added in turn.
     group: usize,
+    /// Lines are numbered but not written ([`Lines::counting`]).
+    dry: bool,
 }
 
 /// A term of a `pol` line: a constraint times a multiplier, or a literal axiom.
@@ -26,12 +28,20 @@ pub enum Term {
     Axiom(usize, bool),
 }
 
+impl Lines<io::Sink> {
+    /// Numbers the lines of a proof of a model of `rows` constraints as [`Lines::new`] would,
+    /// writing nothing: to walk a proof once before writing it.
+    pub fn counting(rows: usize) -> Self {
+        Lines { writer: io::sink(), line: Vec::new(), next_id: rows as u64 + 1, group: 1, dry: true }
+    }
+}
+
 impl<W: Write> Lines<W> {
     /// Starts the proof of a model of `rows` constraints.
     pub fn new(mut writer: W, rows: usize) -> io::Result<Self> {
         writeln!(writer, "pseudo-Boolean proof version 2.0")?;
         writeln!(writer, "f {rows}")?;
-        Ok(Lines { writer, line: Vec::with_capacity(1 << 12), next_id: rows as u64 + 1, group: 1 })
+        Ok(Lines { writer, line: Vec::with_capacity(1 << 12), next_id: rows as u64 + 1, group: 1, dry: false })
     }
 
     /// Sums of `pol` lines from now on: each run of `group` terms is added as a balanced tree
@@ -104,6 +114,9 @@ impl<W: Write> Lines<W> {
     /// `pol`: the sum of `terms` (grouped as [`Lines::group_sums`] says), then divided by
     /// `divisor` and multiplied by `multiplier` when these are above 1; its number.
     pub fn pol(&mut self, terms: &[Term], divisor: u64, multiplier: u64) -> io::Result<u64> {
+        if self.dry {
+            return Ok(self.new_id());
+        }
         self.line.extend_from_slice(b"pol");
         for (i, group) in terms.chunks(self.group).enumerate() {
             self.sum(group);
@@ -150,6 +163,9 @@ impl<W: Write> Lines<W> {
     /// `rup`: the clause of `literals` (model variable, negated), by reverse unit propagation
     /// over the whole database; its number.
     pub fn rup(&mut self, literals: impl Iterator<Item = (usize, bool)>) -> io::Result<u64> {
+        if self.dry {
+            return Ok(self.new_id());
+        }
         // As pigeons writes it: the empty clause is `rup  >= 1 ;`.
         self.line.extend_from_slice(b"rup ");
         for (i, (var, negated)) in literals.enumerate() {
@@ -177,6 +193,9 @@ impl<W: Write> Lines<W> {
         literals: impl Iterator<Item = (usize, bool)>,
         witness: impl Iterator<Item = (usize, usize)>,
     ) -> io::Result<u64> {
+        if self.dry {
+            return Ok(self.new_id());
+        }
         self.line.extend_from_slice(b"red");
         for (var, negated) in literals {
             self.line.extend_from_slice(b" 1 ");
@@ -195,6 +214,9 @@ impl<W: Write> Lines<W> {
 
     /// `del id`: deletes the constraints `ids`.
     pub fn delete(&mut self, ids: impl Iterator<Item = u64>) -> io::Result<()> {
+        if self.dry {
+            return Ok(());
+        }
         self.line.extend_from_slice(b"del id");
         for id in ids {
             self.line.push(b' ');

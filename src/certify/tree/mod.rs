@@ -26,13 +26,18 @@
 //! ([`Walk::fix_orbits`] says how). Elsewhere — below the placing child of a node that fixes by
 //! `red`, inside a replay, or where no symmetry fits — orbital fixing is stated by replaying:
 //! the walk of the candidate's child is written again with every variable, row and cut renamed
-//! by `σ`, which closes the child placing `o`. A replay costs proof lines, not search.
+//! by `σ`, which closes the child placing `o`. A replay costs proof lines, not search, and
+//! [`plan`] orders each node's images so that as few are replayed as can be (one in an orbit
+//! of eight, none in one of four). Replays within replays often come back to a node under a
+//! symmetry it was closed under before; a first walk that writes nothing finds those, and
+//! the proof keeps their clauses instead of writing the subtree again.
 //!
 //! Nothing here trusts the search: a wrong multiplier, a missing node, a symmetry that is not
 //! one or a bound the rows do not imply leaves a `rup` step that VeriPB refuses.
 
 mod group;
 mod lines;
+mod plan;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -40,6 +45,7 @@ use std::time::Instant;
 
 use group::Group;
 use lines::{Lines, Term};
+use plan::Step;
 
 use super::prove::{measure, ProofFigures};
 use super::CertifyError;
@@ -130,22 +136,15 @@ pub fn prove_tree<W: Write>(
         Node::reach(&mut nodes, leaf);
     }
     proof.comment("the tree, depth first: each node's bounds, its children, then its decisions refuted")?;
-    let mut walk = Walk {
-        tree,
-        group: &group,
-        nodes: &nodes,
-        rows,
-        cuts: HashMap::new(),
-        bound,
-        proof: &mut proof,
-        path: Vec::new(),
-        stack: Vec::new(),
-        steps: 0,
-        replaying: 0,
-        under_red: 0,
-    };
+    // A first walk, writing nothing, finds the subtrees that are closed again under the same
+    // symmetry (replays within replays); the second keeps their clauses instead.
+    let mut counting = Lines::counting(rows);
+    let mut first = Walk::new(tree, &group, &nodes, rows, bound, &mut counting, Reuse::Find(HashSet::new()));
+    first.close(0, 0)?;
+    let Reuse::Find(again) = first.reuse else { unreachable!("the first walk finds") };
+    let mut walk = Walk::new(tree, &group, &nodes, rows, bound, &mut proof, Reuse::Keep(again));
     let empty = walk.close(0, 0)?;
-    let steps = walk.steps;
+    let (steps, reused) = (walk.steps, walk.reused);
     let mut writer = proof.conclude(value, empty)?;
     writer.flush()?;
     Ok(ProofFigures {
@@ -158,6 +157,7 @@ pub fn prove_tree<W: Write>(
         seconds: started.elapsed().as_secs_f64(),
         from_search: true,
         cores: None,
+        reused,
     })
 }
 
@@ -192,12 +192,72 @@ struct Walk<'a, W: Write> {
     replaying: usize,
     /// How many nodes that fix orbits by `red` the walk is inside a placing child of.
     under_red: usize,
+    /// The clauses refuting a node's decisions renamed by a symmetry, by node and symmetry,
+    /// that are kept for when the walk comes to them again.
+    closed: HashMap<(usize, usize), u64>,
+    reuse: Reuse,
+    /// How many times a kept clause was taken.
+    reused: usize,
+}
+
+/// Which clauses of the walk are kept to be used again.
+enum Reuse {
+    /// Every one, collecting those that the walk comes to again.
+    Find(HashSet<(usize, usize)>),
+    /// Those of these nodes and symmetries; the others are deleted once their parent closes.
+    Keep(HashSet<(usize, usize)>),
+}
+
+impl<'a, W: Write> Walk<'a, W> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        tree: &'a TreeProof,
+        group: &'a Group,
+        nodes: &'a [Node],
+        rows: usize,
+        bound: u64,
+        proof: &'a mut Lines<W>,
+        reuse: Reuse,
+    ) -> Self {
+        Walk {
+            tree,
+            group,
+            nodes,
+            rows,
+            cuts: HashMap::new(),
+            bound,
+            proof,
+            path: Vec::new(),
+            stack: Vec::new(),
+            steps: 0,
+            replaying: 0,
+            under_red: 0,
+            closed: HashMap::new(),
+            reuse,
+            reused: 0,
+        }
+    }
+
+    /// Whether the clause of node `at` under `g` is kept once written.
+    fn kept(&self, at: usize, g: usize) -> bool {
+        match &self.reuse {
+            Reuse::Find(_) => true,
+            Reuse::Keep(again) => again.contains(&(at, g)),
+        }
+    }
 }
 
 impl<W: Write> Walk<'_, W> {
     /// Derives, under symmetry `g`, the clause refuting the decisions of node `at` (the path
     /// so far); its number.
     fn close(&mut self, at: usize, g: usize) -> Result<u64, CertifyError> {
+        if let Some(&id) = self.closed.get(&(at, g)) {
+            if let Reuse::Find(again) = &mut self.reuse {
+                again.insert((at, g));
+            }
+            self.reused += 1;
+            return Ok(id);
+        }
         let nodes = self.nodes;
         self.stack.push(at);
         let mut derived = Vec::new();
@@ -214,7 +274,10 @@ impl<W: Write> Walk<'_, W> {
                 self.path.push(decision);
                 let closed = self.close(child, g);
                 self.path.pop();
-                derived.push(closed?);
+                let closed = closed?;
+                if !self.kept(child, g) {
+                    derived.push(closed);
+                }
             }
             self.under_red -= usize::from(placing && by_red);
             if placing && !nodes[at].orbits.is_empty() {
@@ -231,6 +294,9 @@ impl<W: Write> Walk<'_, W> {
             }
         }
         let id = self.refute_path(g)?;
+        if self.kept(at, g) {
+            self.closed.insert((at, g), id);
+        }
         if !derived.is_empty() {
             self.proof.delete(derived.into_iter())?;
         }
@@ -258,7 +324,8 @@ impl<W: Write> Walk<'_, W> {
     /// this node has none. That fails for a node below this one's placing child (the piece is
     /// the candidate, whose image is not emptied here), so no node there fixes by `red`. An
     /// image no such symmetry reaches is stated by replaying the candidate's child, and then
-    /// serves as an image done for the `red` steps after it.
+    /// serves as an image done for the `red` steps after it; [`plan::plan`] orders the images
+    /// so that there are as few replays as can be.
     fn fix_orbits(&mut self, at: usize, derived: &mut Vec<u64>) -> Result<(), CertifyError> {
         let node = &self.nodes[at];
         let path = self.tree.orbits[node.orbits[0]].path.clone();
@@ -283,21 +350,11 @@ impl<W: Write> Walk<'_, W> {
                 continue;
             }
             done.insert(fixing.candidate);
-            let mut left: Vec<usize> = fixing.images.iter().copied().filter(|v| !done.contains(v)).collect();
-            while !left.is_empty() {
-                let reach = left.iter().enumerate().find_map(|(i, &image)| {
-                    keeps
-                        .iter()
-                        .find(|&&s| {
-                            let perm = &perms[s];
-                            done.contains(&perm[image]) && core.iter().all(|&c| done.contains(&perm[c]))
-                        })
-                        .map(|&s| (i, s))
-                });
-                match reach {
-                    Some((i, s)) => {
-                        let image = left.remove(i);
-                        let perm = &perms[s];
+            let left: Vec<usize> = fixing.images.iter().copied().filter(|v| !done.contains(v)).collect();
+            for step in plan::plan(&left, &done, &core, &keeps, perms) {
+                match step {
+                    Step::Red { image, witness } => {
+                        let perm = &perms[witness];
                         let clause = negated(&path).chain(std::iter::once((image, true)));
                         let witness = (0..perm.len()).filter(|&v| perm[v] != v).map(|v| (v, perm[v]));
                         self.steps += 1;
@@ -305,8 +362,7 @@ impl<W: Write> Walk<'_, W> {
                         done.insert(image);
                         core.push(image);
                     }
-                    None => {
-                        let image = left.remove(0);
+                    Step::Replay { image } => {
                         self.replay(at, o, image, 0, derived)?;
                         done.insert(image);
                     }
@@ -343,6 +399,10 @@ impl<W: Write> Walk<'_, W> {
             .find(|&s| self.group.perms[s][fixing.candidate] == image)
             .ok_or_else(|| internal("an orbital fixing with no symmetry to justify it"))?;
         let renamed = self.group.compose(g, sigma);
+        if let Some(child) = child.filter(|&child| self.closed.contains_key(&(child, renamed))) {
+            // Closed before under this symmetry, and kept.
+            return self.close(child, renamed).map(drop);
+        }
         // The bounds of the node and of its ancestors, renamed: the replayed child's steps
         // propagate them.
         let mut ancestors = Vec::new();
@@ -363,7 +423,9 @@ impl<W: Write> Walk<'_, W> {
         if !ancestors.is_empty() {
             self.proof.delete(ancestors.into_iter())?;
         }
-        derived.push(closed);
+        if !child.is_some_and(|child| self.kept(child, renamed)) {
+            derived.push(closed);
+        }
         Ok(())
     }
 
