@@ -96,17 +96,23 @@ impl ProofLog {
     /// Records the Farkas combination of the infeasible relaxation `lp` at the node reached
     /// by `path`, checked exactly first; an error if it does not hold after rounding.
     pub fn refute_infeasible(&self, path: &[Decision], problem: &Problem, lp: &Lp) -> Result<(), Error> {
-        let ray = lp.farkas_ray().unwrap_or_default();
-        let y = farkas(problem, &ray).ok_or_else(|| {
-            Error::Internal(
-                "certified branch and bound: the relaxation is infeasible, but its Farkas proof does not hold \
-                 after rounding"
-                    .into(),
-            )
-        })?;
+        let y = proven_infeasible(problem, lp)?;
         self.record(path, &y, false);
         Ok(())
     }
+}
+
+/// The Farkas combination of the relaxation `lp` that its simplex found infeasible, checked
+/// exactly: a node is pruned as infeasible only when these multipliers prove it, certified or
+/// not, so a rounding error in the simplex can never prune a subtree that holds a placement.
+/// An error if they do not (the search stops and says so rather than answer wrongly).
+pub(super) fn proven_infeasible(problem: &Problem, lp: &Lp) -> Result<Vec<f64>, Error> {
+    let ray = lp.farkas_ray().unwrap_or_default();
+    farkas(problem, &ray).ok_or_else(|| {
+        Error::Internal(
+            "branch and bound: the relaxation is infeasible, but its Farkas proof does not hold after rounding".into(),
+        )
+    })
 }
 
 /// The list behind `list`, leaving it empty.

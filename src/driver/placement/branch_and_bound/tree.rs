@@ -381,10 +381,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The relaxation is infeasible: the node is closed, and when certified the simplex's
-    /// Farkas proof is recorded (checked exactly first).
+    /// The relaxation is infeasible: the node is closed once the simplex's Farkas proof is
+    /// checked exactly, and when certified that proof is recorded.
     fn refute_infeasible(&self) -> Result<(), Error> {
-        self.cx.log.map_or(Ok(()), |log| log.refute_infeasible(&self.path, &self.problem, &self.lp))
+        match self.cx.log {
+            Some(log) => log.refute_infeasible(&self.path, &self.problem, &self.lp),
+            None => proof_log::proven_infeasible(&self.problem, &self.lp).map(drop),
+        }
     }
 
     /// The relaxation's solution, if it is integral on every free variable.
