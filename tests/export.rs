@@ -94,6 +94,28 @@ fn the_command_writes_dimacs_and_rejects_a_question_of_the_wrong_family() {
     assert!(run.stderr.contains("exported at a horizon or bound given by `--horizon`"), "{}", run.stderr);
 }
 
+/// A step too large to hold is refused before it is built: a queen on 64x64 adds about 54
+/// million clauses at its third step, which took 1.9 GB and 90 s before the allocation failed
+/// and the process aborted (found by the fuzz campaign, seed 27).
+#[test]
+fn a_formula_too_large_to_write_is_refused_before_its_step_is_built() {
+    let dir = std::env::temp_dir().join(format!("knights-sat-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("queen-64x64.toml");
+    let text = "kind = \"exchange\"\nboard = \"64x64\"\nremoved = [\"d1\"]\n\n[[side]]\nname = \"s0\"\n\
+                start = [\"Qf6\", \"Kg2\"]\ngoal = [\"Qg8\", \"Kf1\"]\n";
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    let run = knights_sat(&["export", path, "--horizon", "3", "-o", dir.join("out.cnf").to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("a horizon of 3 needs about"), "{}", run.stderr);
+    assert!(run.stderr.contains("more than the 10000000 an export writes"), "{}", run.stderr);
+    // One step is small enough, and is written.
+    let run = knights_sat(&["export", path, "--horizon", "1", "-o", dir.join("out.cnf").to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Solves the OPB form of `question` about `puzzle`, read back by RustSAT (which encodes its
 /// pseudo-Boolean constraints itself): the covering and conflict model, checked without the
 /// project's CNF encoding.

@@ -54,8 +54,20 @@ pub fn at_horizon(
     meaning: String,
 ) -> Result<Formula, ExportError> {
     // A step is never smaller than the one before (the positions reachable only grow), so the
-    // last step times the steps to go tells early that a formula is too big to write.
+    // last step times the steps to go tells early that a formula is too big to write; where
+    // the encoding can tell the next step's size before building it, that tells earlier still
+    // (one step of a queen on a large board can take gigabytes).
     while encoding.horizon() < horizon {
+        if let Some(size) = encoding.next_step_size() {
+            let projected = cnf.len().saturating_add(size.saturating_mul(horizon - encoding.horizon()));
+            if projected > MAX_EXPORT_CLAUSES {
+                return Err(ExportError::Question(format!(
+                    "a horizon of {horizon} needs about {projected} clauses (about {size} at step {}), more \
+                     than the {MAX_EXPORT_CLAUSES} an export writes",
+                    encoding.horizon() + 1
+                )));
+            }
+        }
         let before = cnf.len();
         encoding.extend(&mut cnf);
         let step = cnf.len() - before;
