@@ -10,7 +10,7 @@
 //! eight, one replay (of the mirror image) lets every other image follow by `red`, where
 //! taking them as they come replayed three. A replay costs the candidate's whole subtree, so
 //! the plan is the one with the fewest, found by a breadth-first search over which images are
-//! done and which of them by `red` (at most 3⁸ states for a board's group of eight).
+//! done and which of them by `red` (3⁷ states for the seven images of an orbit of eight).
 
 use std::collections::{HashSet, VecDeque};
 
