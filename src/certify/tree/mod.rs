@@ -350,7 +350,9 @@ impl<W: Write> Walk<'_, W> {
                 continue;
             }
             done.insert(fixing.candidate);
-            let left: Vec<usize> = fixing.images.iter().copied().filter(|v| !done.contains(v)).collect();
+            let mut left: Vec<usize> = fixing.images.iter().copied().filter(|v| !done.contains(v)).collect();
+            left.sort_unstable();
+            left.dedup();
             for step in plan::plan(&left, &done, &core, &keeps, perms) {
                 match step {
                     Step::Red { image, witness } => {

@@ -24,7 +24,7 @@ pub(super) enum Step {
 }
 
 /// Images beyond this many are planned as they come (no board group gives more than seven).
-const MOST_PLANNED: usize = 10;
+const MOST_PLANNED: usize = 8;
 
 /// Where a symmetry sends an image: onto another image (by index), into the squares emptied
 /// before this plan, or anywhere else.
