@@ -324,6 +324,14 @@ fn an_exchange_is_split_into_positions_and_merged() {
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("optimal: 16 moves; 15 moves proved impossible"), "{}", run.stdout);
+    // Every cube searched again, one after the other: a cube that skips the route another
+    // announced must not leave the job without it once that other is searched again too.
+    let all: Vec<String> = (0..8).map(|i| i.to_string()).collect();
+    let mut again = vec!["cube", path, "--again", "--threads", "1"];
+    again.extend(all.iter().map(String::as_str));
+    assert_eq!(knights_sat(&again).code, 0);
+    let run = knights_sat(&["merge", path]);
+    assert!(run.stdout.contains("optimal: 16 moves; 15 moves proved impossible"), "{}{}", run.stdout, run.stderr);
     std::fs::remove_file(dir.join("results/cube-3.json")).unwrap();
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 4);

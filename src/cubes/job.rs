@@ -225,19 +225,29 @@ impl JobDir {
         read_json(&path).map(Some)
     }
 
-    /// The fewest moves of a route any cube has found so far, from the files of `found/`
-    /// (one empty file per value, named by it).
-    pub fn shortest_found(&self) -> Option<usize> {
+    /// The fewest moves of a route another cube than `asking` has found, from the files of
+    /// `found/` (one empty file per route, named by its value and its cube: `16-cube-3`). An
+    /// announcement counts while its cube's result still holds the route: a cube searched
+    /// again may have lost it (it asked no horizon that another cube had announced).
+    pub fn shortest_found(&self, asking: usize) -> Option<usize> {
         let entries = fs::read_dir(self.file("found")).ok()?;
-        entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<usize>().ok()).min()
+        let announced = entries.filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let (value, cube) = name.split_once("-cube-")?;
+            Some((value.parse::<usize>().ok()?, cube.parse::<usize>().ok()?))
+        });
+        let holds = |(value, cube): (usize, usize)| {
+            cube != asking && self.result(cube).ok().flatten().is_some_and(|r| r.value == Some(value))
+        };
+        announced.filter(|&a| holds(a)).map(|a| a.0).min()
     }
 
-    /// Tells the other cubes that a route of `value` moves exists (after its result is
-    /// written), so that they ask no horizon from `value` on.
-    pub fn announce_found(&self, value: usize) -> Result<(), JobError> {
+    /// Tells the other cubes that cube `cube` found a route of `value` moves (after its result
+    /// is written), so that they ask no horizon from `value` on.
+    pub fn announce_found(&self, value: usize, cube: usize) -> Result<(), JobError> {
         let dir = self.file("found");
         fs::create_dir_all(&dir).map_err(|source| JobError::Io { path: dir.clone(), source })?;
-        let path = dir.join(value.to_string());
+        let path = dir.join(format!("{value}-cube-{cube}"));
         fs::write(&path, "").map_err(|source| JobError::Io { path, source })
     }
 

@@ -19,6 +19,8 @@
 //! DIR/run.sbatch           the job array: `sbatch DIR/run.sbatch`
 //! DIR/results/cube-N.json  what cube N's search found, written by renaming a finished file
 //! DIR/logs/                the array tasks' output
+//! DIR/found/V-cube-N       an exchange's or a tour's cube N found a route of V moves
+//!                          (an empty file): the other cubes ask no horizon from V on
 //! DIR/tree.json            a certified split (`split --certify`): its branch-and-bound tree
 //! DIR/certificate/         a certified job's certificate, written by the merge
 //! ```

@@ -212,7 +212,7 @@ pub fn solve_cube_in(
         emit(event);
     };
     // A horizon cube asks no horizon that another cube's route already matches or beats.
-    let worth_asking = |horizon: usize| jobs.shortest_found().is_none_or(|shortest| horizon < shortest);
+    let worth_asking = |horizon: usize| jobs.shortest_found(id).is_none_or(|shortest| horizon < shortest);
     let malformed =
         |why: String| JobError::Malformed { path: jobs.file("cubes.json"), why: format!("cube {id}: {why}") };
     let no_horizon = || JobError::Malformed { path: jobs.file("job.json"), why: "the job names no horizon".into() };
@@ -278,7 +278,7 @@ pub fn solve_cube_in(
             jobs.write_result(&result)?;
             if let (true, Some(value)) = (horizons, result.value) {
                 // After the result, so that a value announced is a value merged.
-                jobs.announce_found(value)?;
+                jobs.announce_found(value, id)?;
             }
             Ok(CubeRun::Searched(result))
         }
