@@ -35,6 +35,24 @@ pub struct Bounds {
 /// The proof is read as a stream, one line at a time, so that its size is bounded by the disk
 /// rather than by memory.
 pub fn check(model: &Path, proof: &Path) -> Result<Bounds, String> {
+    conclusion(&checked_conclusions(model, proof)?)
+}
+
+/// Checks `proof` against `model` with VeriPB as [`check`] does, and that it concludes that
+/// the model has no solution at all (`conclusion UNSAT`).
+pub fn check_unsat(model: &Path, proof: &Path) -> Result<(), String> {
+    let conclusions = checked_conclusions(model, proof)?;
+    let [line] = &conclusions[..] else {
+        return Err(format!("the proof has {} conclusion lines, not one", conclusions.len()));
+    };
+    match line.split_whitespace().nth(1) {
+        Some("UNSAT") => Ok(()),
+        _ => Err(format!("the proof concludes `{line}`, not that the model has no solution")),
+    }
+}
+
+/// The `conclusion` lines of `proof`, once VeriPB has checked it against `model`.
+fn checked_conclusions(model: &Path, proof: &Path) -> Result<Vec<String>, String> {
     let reader = proof_file::open(proof).map_err(|e| format!("cannot read {}: {e}", proof.display()))?;
     let proof_name = proof.display().to_string();
     let (model, proof) = (model.to_path_buf(), proof.to_path_buf());
@@ -61,7 +79,7 @@ pub fn check(model: &Path, proof: &Path) -> Result<Bounds, String> {
         Ok(conclusions)
     };
     match quietly(run) {
-        Ok(Ok(conclusions)) => conclusion(&conclusions),
+        Ok(Ok(conclusions)) => Ok(conclusions),
         Ok(Err(e)) => Err(e.lines().map(str::trim).collect::<Vec<_>>().join(" ")),
         Err(()) => Err(format!("VeriPB stopped on malformed input at {}:{}", proof_name, LINE.with(Cell::get))),
     }

@@ -189,7 +189,17 @@ pub enum VerifyError {
     Malformed(String),
 }
 
-/// Checks the certificate in `dir`: parts a, b and c, each on its own.
+/// Where a certificate's proof is.
+enum Proofs {
+    /// One model and its proof.
+    Single(PathBuf),
+    /// A split's parts ([`super::split`]).
+    Split,
+}
+use Proofs::{Single, Split};
+
+/// Checks the certificate in `dir`: parts a, b and c, each on its own. A certificate of a split
+/// job ([`super::split`]) has its parts' models and proofs checked in b and c.
 pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
     let malformed = |m: String| VerifyError::Malformed(m);
     if !dir.is_dir() {
@@ -198,7 +208,9 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
     let read = |name: &str| {
         std::fs::read_to_string(dir.join(name)).map_err(|e| malformed(format!("{}: {e}", dir.join(name).display())))
     };
-    for name in FILES {
+    let split = dir.join(super::split::SPLIT_FILE).is_file();
+    let needed = if split { vec![FILES[0], FILES[2]] } else { FILES.to_vec() };
+    for name in needed {
         if !dir.join(name).is_file() {
             return Err(malformed(format!(
                 "{} has no {name}; a certificate holds {} and {PROOF} (or {PROOF_GZ})",
@@ -207,7 +219,7 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
             )));
         }
     }
-    let proof = proof_file::find(dir).map_err(malformed)?;
+    let proof = if split { Split } else { Single(proof_file::find(dir).map_err(malformed)?) };
     let puzzle = puzzle::parse(&read(FILES[0])?, "puzzle.toml").map_err(|e| malformed(e.to_string()))?;
     let solution_text = read(FILES[2])?;
     let value = solution::stated_value(&solution_text).ok_or_else(|| {
@@ -221,11 +233,18 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
             puzzle.kind()
         )));
     }
-    let checks = vec![
-        verdict(Part::Solution, check_solution(&puzzle, &solution_text, value)),
-        verdict(Part::Model, check_model(&puzzle, value, &dir.join(FILES[1]))),
-        verdict(Part::Proof, check_proof(&puzzle, value, &dir.join(FILES[1]), &proof)),
-    ];
+    let solution = verdict(Part::Solution, check_solution(&puzzle, &solution_text, value));
+    let checks = match proof {
+        Split => {
+            let (models, proofs) = super::split::verify_split(dir, &puzzle, value);
+            vec![solution, models, proofs]
+        }
+        Single(proof) => vec![
+            solution,
+            verdict(Part::Model, check_model(&puzzle, value, &dir.join(FILES[1]))),
+            verdict(Part::Proof, check_proof(&puzzle, value, &dir.join(FILES[1]), &proof)),
+        ],
+    };
     Ok(Verification { value, checks })
 }
 
@@ -250,8 +269,13 @@ fn check_solution(puzzle: &Puzzle, text: &str, value: usize) -> Result<String, S
 /// b. Regenerates the model and compares it with `model.opb`.
 fn check_model(puzzle: &Puzzle, value: usize, path: &Path) -> Result<String, String> {
     let model = certified_model(puzzle, value).map_err(|e| e.to_string())?;
+    same_model(&model, path)
+}
+
+/// Whether the file `path` is `model` written as OPB; what differs first if not.
+pub(super) fn same_model(model: &LinearModel, path: &Path) -> Result<String, String> {
     let mut expected = Vec::new();
-    write_opb(&model, &mut expected).map_err(|e| e.to_string())?;
+    write_opb(model, &mut expected).map_err(|e| e.to_string())?;
     let found = std::fs::read(path).map_err(|e| format!("cannot read model.opb: {e}"))?;
     if found == expected {
         return Ok(format!(

@@ -10,6 +10,9 @@
 //! b. `model.opb` is exactly the model the puzzle generates;
 //! c. VeriPB checks the proof and it concludes `value <= objective <= value`.
 //!
+//! A job split into cubes ([`crate::cubes`]) is certified as one: a placement's by its tree,
+//! an exchange's or a tour's by its cubes' refutations and their cover ([`split`]).
+//!
 //! The proof is built by a pipeline of its own ([`prove`]), not by the searches of
 //! [`crate::driver`]: the SAT variables are the model's variables, every clause is a row of the
 //! model or derived from one in the proof, and the refutation is varisat's (or CaDiCaL's,
@@ -26,11 +29,12 @@ mod lrat;
 mod proof_file;
 mod prove;
 mod solution;
+pub mod split;
 mod tour_model;
 mod trace;
 mod tree;
 
-pub use checker::{check, Bounds};
+pub use checker::{check, check_unsat, Bounds};
 pub use colour::ColourArgument;
 #[cfg(unix)]
 pub use directory::certify_core_guided;

@@ -129,50 +129,14 @@ pub fn prove_optimal<W: Write>(
             }
         }
     };
-    proof.comment(&"the model's rows as clauses: clause rows and \"at most one\" rows need no steps; others by the certified totalizer")?;
-    let mut id = 1;
-    let mut row_ids = Vec::with_capacity(model.constraints.len());
-    for row in &model.constraints {
-        derive::derive_row(row, id, &mut clauses, &mut vars, &mut proof)?;
-        row_ids.push(id);
-        id += derive::row_count(row);
-    }
-    let decided = match colour {
-        Some(argument) if !contradiction => super::colour::derive(argument, &row_ids, &mut proof, &mut clauses)?,
-        _ => None,
-    };
-    let (formula, origins): (Vec<Clause>, Vec<Option<AbsConstraintId>>) = clauses.clauses.into_iter().unzip();
-    let mut figures = ProofFigures {
-        opb_value: value,
-        rows,
-        clauses: formula.len(),
-        variables: vars.n_used(),
-        ..ProofFigures::default()
-    };
+    let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
+    let mut figures = ProofFigures { opb_value: value, rows, ..ProofFigures::default() };
     let empty = if contradiction {
+        figures.clauses = clauses.clauses.len();
+        figures.variables = vars.n_used();
         proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(improving)])?
-    } else if let Some(empty) = decided {
-        empty
     } else {
-        let (empty, refutation) = match refuter {
-            #[cfg(unix)]
-            Refuter::Cadical => {
-                proof
-                    .comment(&"the refutation by CaDiCaL: every LRAT lemma by reverse unit propagation, with hints")?;
-                super::lrat::refute(&formula, &origins, &mut proof)?
-            }
-            #[cfg(not(unix))]
-            Refuter::Cadical => return Err(CertifyError::Unsupported("CaDiCaL's proof trace needs Unix".into())),
-            Refuter::Varisat => {
-                proof.comment(
-                    &"the refutation by varisat: every learned clause by reverse unit propagation, with hints",
-                )?;
-                trace::refute(&formula, &origins, &mut proof)?
-            }
-        };
-        figures.lemmas = refutation.lemmas;
-        figures.solve_seconds = refutation.seconds;
-        empty
+        refute(clauses, &vars, (colour, &row_ids), refuter, &mut proof, &mut figures)?
     };
     let range = isize::try_from(value).map_err(|_| CertifyError::Internal("value out of range".into()))?;
     let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
@@ -180,4 +144,89 @@ pub fn prove_optimal<W: Write>(
     writer.flush()?;
     figures.seconds = started.elapsed().as_secs_f64();
     Ok(figures)
+}
+
+/// Writes the proof that `model` has no solution at all into `writer`: its rows as clauses,
+/// `colour`'s argument for a lone knight's tour, the refutation by `refuter`, and
+/// `conclusion UNSAT`. The model's objective, if any, plays no part.
+pub fn prove_refuted<W: Write>(
+    model: &LinearModel,
+    colour: Option<&ColourArgument>,
+    refuter: Refuter,
+    writer: W,
+) -> Result<ProofFigures, CertifyError> {
+    let started = Instant::now();
+    let rows: usize = model.constraints.iter().map(derive::row_count).sum();
+    let mut proof = Proof::new(writer, rows, false)?;
+    proof.comment(&model.title)?;
+    let n = u32::try_from(model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
+    let mut vars = BasicVarManager::from_next_free(Var::new(n));
+    let mut clauses = Clauses::default();
+    let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
+    let mut figures = ProofFigures { rows, ..ProofFigures::default() };
+    let empty = refute(clauses, &vars, (colour, &row_ids), refuter, &mut proof, &mut figures)?;
+    let mut writer = proof.conclude(OutputGuarantee::None, &Conclusion::<Var>::Unsat(Some(empty.into())))?;
+    writer.flush()?;
+    figures.seconds = started.elapsed().as_secs_f64();
+    Ok(figures)
+}
+
+/// The rows of `model` as clauses for the solver, derived where they must be; the number of
+/// each row in VeriPB's database.
+fn rows_as_clauses<W: Write>(
+    model: &LinearModel,
+    clauses: &mut Clauses,
+    vars: &mut BasicVarManager,
+    proof: &mut Proof<W>,
+) -> Result<Vec<usize>, CertifyError> {
+    proof.comment(&"the model's rows as clauses: clause rows and \"at most one\" rows need no steps; others by the certified totalizer")?;
+    let mut id = 1;
+    let mut row_ids = Vec::with_capacity(model.constraints.len());
+    for row in &model.constraints {
+        derive::derive_row(row, id, clauses, vars, proof)?;
+        row_ids.push(id);
+        id += derive::row_count(row);
+    }
+    Ok(row_ids)
+}
+
+/// The colour argument if there is one (`colour`, with the rows' numbers), then the refutation
+/// of what is left by `refuter`; the number of the empty clause. The figures of the formula
+/// and of the refutation go into `figures`.
+fn refute<W: Write>(
+    clauses: Clauses,
+    vars: &BasicVarManager,
+    (colour, row_ids): (Option<&ColourArgument>, &[usize]),
+    refuter: Refuter,
+    proof: &mut Proof<W>,
+    figures: &mut ProofFigures,
+) -> Result<AbsConstraintId, CertifyError> {
+    let mut clauses = clauses;
+    let decided = match colour {
+        Some(argument) => super::colour::derive(argument, row_ids, proof, &mut clauses)?,
+        None => None,
+    };
+    let (formula, origins): (Vec<Clause>, Vec<Option<AbsConstraintId>>) = clauses.clauses.into_iter().unzip();
+    figures.clauses = formula.len();
+    figures.variables = vars.n_used();
+    if let Some(empty) = decided {
+        return Ok(empty);
+    }
+    let (empty, refutation) = match refuter {
+        #[cfg(unix)]
+        Refuter::Cadical => {
+            proof.comment(&"the refutation by CaDiCaL: every LRAT lemma by reverse unit propagation, with hints")?;
+            super::lrat::refute(&formula, &origins, proof)?
+        }
+        #[cfg(not(unix))]
+        Refuter::Cadical => return Err(CertifyError::Unsupported("CaDiCaL's proof trace needs Unix".into())),
+        Refuter::Varisat => {
+            proof
+                .comment(&"the refutation by varisat: every learned clause by reverse unit propagation, with hints")?;
+            trace::refute(&formula, &origins, proof)?
+        }
+    };
+    figures.lemmas = refutation.lemmas;
+    figures.solve_seconds = refutation.seconds;
+    Ok(empty)
 }

@@ -59,8 +59,9 @@ pub struct SplitArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
-    /// A placement: record the split's branch-and-bound tree, and every cube's, so that
-    /// `merge` writes a certificate of optimality into DIR/certificate and checks it.
+    /// Certify the job: `merge` writes a certificate of optimality into DIR/certificate and
+    /// checks it. A placement records the split's branch-and-bound tree and every cube's; an
+    /// exchange's or a tour's cubes each write the refutation of their cube into DIR/proofs.
     #[arg(long)]
     pub certify: bool,
 

@@ -146,16 +146,8 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
     render::text(&text, &mut out)?;
     if report.complete() && report.job.certify && report.best.is_some() {
         let jobs = JobDir::at(&args.dir);
-        let (certificate, verification, dir) = cubes::certify_job(&jobs, &report)?;
-        let proof = &certificate.proof;
-        writeln!(
-            out,
-            "certificate: {} (the split's and the cubes' trees, {} steps, proof {} lines, {:.1} MiB stored)",
-            dir.display(),
-            certificate.figures.lemmas,
-            proof.lines,
-            proof.stored_bytes as f64 / (1024.0 * 1024.0)
-        )?;
+        let cubes::JobCertificate { dir, summary, verification } = cubes::certify_job(&jobs, &report)?;
+        writeln!(out, "certificate: {} ({summary})", dir.display())?;
         for line in super::verify::check_lines(&verification) {
             writeln!(out, "{line}")?;
         }

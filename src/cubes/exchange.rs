@@ -7,8 +7,9 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
+use crate::certify::split::{parse_position, RouteCube};
 use crate::driver::{self, CubeSearch, Event, ExchangeSearch, Outcome};
-use crate::encodings::geometry::{Piece, PieceKind};
+use crate::encodings::geometry::Piece;
 use crate::encodings::ground_truth::exchange::positions_after;
 use crate::encodings::puzzle::{ExchangePuzzle, Move, Position};
 use crate::Error;
@@ -36,25 +37,12 @@ impl PositionCube {
     /// The position this cube names, checked against `puzzle`: every piece on a square of the
     /// board, one a square, and the pieces of the puzzle, no more and no fewer.
     pub fn position(&self, puzzle: &ExchangePuzzle) -> Result<Position, String> {
-        let mut position = Position::empty(puzzle.board.area());
-        for token in &self.pieces {
-            let bad = || format!("`{token}` is not a piece token such as `0:Na1`");
-            let (side, rest) = token.split_once(':').ok_or_else(bad)?;
-            let side: usize = side.parse().map_err(|_| bad())?;
-            let mut chars = rest.chars();
-            let kind = chars.next().and_then(PieceKind::from_letter).ok_or_else(bad)?;
-            let square = puzzle.board.parse_square(chars.as_str()).map_err(|e| format!("`{token}`: {e}"))?;
-            if side >= puzzle.sides.len() {
-                return Err(format!("`{token}`: the puzzle has {} sides", puzzle.sides.len()));
-            }
-            position
-                .place(square, Piece { side, kind })
-                .map_err(|_| format!("`{token}`: the square is taken twice"))?;
-        }
-        if position.counts() != puzzle.start.counts() {
-            return Err("the cube's pieces are not the puzzle's".to_string());
-        }
-        Ok(position)
+        parse_position(&self.pieces, puzzle)
+    }
+
+    /// The cube as a certificate names it.
+    pub fn route_cube(&self) -> RouteCube {
+        RouteCube::Position(self.pieces.clone())
     }
 }
 

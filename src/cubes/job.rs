@@ -68,8 +68,9 @@ pub struct Job {
     pub horizon: Option<usize>,
     /// Seconds the split took.
     pub split_seconds: f64,
-    /// A certified placement job: the split's tree is in `tree.json`, every cube's result
-    /// holds its own, and the merge writes a certificate of the whole.
+    /// A certified job, whose merge writes a certificate of the whole: a placement's split's
+    /// tree is in `tree.json` and every cube's result holds its own; an exchange's or a tour's
+    /// cubes each write their refutation into `proofs/cube-N`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub certify: bool,
 }
@@ -83,6 +84,9 @@ pub struct CubeResult {
     pub cube: usize,
     /// Seconds the search took.
     pub seconds: f64,
+    /// A certified exchange or tour: seconds its part of the certificate took besides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_seconds: Option<f64>,
     /// Nodes it searched (a placement), or solver calls it made (an exchange, a tour).
     pub nodes: u64,
     /// The best solution in the cube (a placement's if cheaper than the split's; an
@@ -223,6 +227,11 @@ impl JobDir {
             return Ok(None);
         }
         read_json(&path).map(Some)
+    }
+
+    /// The directory of cube `id`'s part of the certificate of a certified exchange or tour job.
+    pub fn proof_dir(&self, id: usize) -> PathBuf {
+        self.root.join("proofs").join(format!("cube-{id}"))
     }
 
     /// The fewest moves of a route another cube than `asking` has found, from the files of

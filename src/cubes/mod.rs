@@ -21,7 +21,10 @@
 //! DIR/logs/                the array tasks' output
 //! DIR/found/V-cube-N       an exchange's or a tour's cube N found a route of V moves
 //!                          (an empty file): the other cubes ask no horizon from V on
-//! DIR/tree.json            a certified split (`split --certify`): its branch-and-bound tree
+//! DIR/tree.json            a certified placement's split (`split --certify`): its
+//!                          branch-and-bound tree
+//! DIR/proofs/cube-N/       a certified exchange's or tour's cube N: its part of the
+//!                          certificate, the refutation of what it refuted
 //! DIR/certificate/         a certified job's certificate, written by the merge
 //! ```
 
@@ -33,7 +36,7 @@ mod sbatch;
 mod solve;
 mod tour;
 
-pub use certify::{certify_job, CERTIFICATE_DIR};
+pub use certify::{certify_job, JobCertificate, CERTIFICATE_DIR};
 pub use exchange::{solve_position_cube, split_exchange, ExchangeSplit, PositionCube};
 pub use job::{CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 pub use merge::{merge, MergeReport};

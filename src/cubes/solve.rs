@@ -10,7 +10,8 @@ use super::job::{
 };
 use super::sbatch::script;
 use super::tour::{solve_path_cube, split_tour, tour_splittable};
-use crate::certify::write_solution;
+use crate::certify::split::{prove_cube, CubeClaim};
+use crate::certify::{write_solution, ProofCompression};
 use crate::driver::{self, Event, Ingredients, Solution};
 use crate::encodings::puzzle::placement::PlacementPuzzle;
 use crate::encodings::puzzle::tour::TourPuzzle;
@@ -27,7 +28,8 @@ pub struct SplitRequest<'a> {
     pub max_horizon: Option<usize>,
     /// The `knights-sat` that the job array runs.
     pub binary: &'a Path,
-    /// A placement: record the split's tree and the cubes', so that the merge certifies.
+    /// Certify the job: a placement records the split's tree and the cubes'; an exchange's or a
+    /// tour's cubes each write the refutation of their cube. The merge then certifies.
     pub certify: bool,
 }
 
@@ -61,12 +63,6 @@ pub fn split_into(
         }
         emit(event);
     };
-    if request.certify && !matches!(kind, Splittable::Placement(_)) {
-        return Err(JobError::Refused(
-            "only a placement's split is certified (its branch-and-bound tree); an exchange's or a tour's is not yet"
-                .into(),
-        ));
-    }
     let mut tree_text = None;
     let (cubes_text, count, cuts_text, depth, incumbent_cost, description) = match kind {
         Splittable::Placement(placement) => {
@@ -105,7 +101,8 @@ pub fn split_into(
         incumbent_value: best.as_ref().map(|b| b.0),
         horizon: request.max_horizon.filter(|_| !matches!(kind, Splittable::Placement(_))),
         split_seconds: started.elapsed().as_secs_f64(),
-        certify: tree_text.is_some(),
+        // A placement's certificate is its tree; an exchange's or a tour's, its cubes' parts.
+        certify: tree_text.is_some() || (request.certify && !matches!(kind, Splittable::Placement(_))),
     };
     if let Some(text) = &tree_text {
         write_atomically(&jobs.file("tree.json"), &(text.clone() + "\n"))?;
@@ -256,10 +253,24 @@ pub fn solve_cube_in(
     };
     let horizons = !matches!(cubes, JobCubes::Placement(_));
     let searched = searched.map(|nodes| if horizons { calls } else { nodes });
+    let seconds = started.elapsed().as_secs_f64();
+    // A certified exchange or tour: the cube's part of the certificate, of what it refuted.
+    let mut proof_seconds = None;
+    let searched = match (searched, refuted_to) {
+        (Ok(nodes), Some(refuted)) if horizons && job.certify => {
+            let proving = Instant::now();
+            prove_route_cube(open, id, refuted).map(|()| {
+                proof_seconds = Some(proving.elapsed().as_secs_f64());
+                nodes
+            })
+        }
+        (searched, _) => searched,
+    };
     let mut result = CubeResult {
         job: job.id.clone(),
         cube: id,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds,
+        proof_seconds,
         nodes: 0,
         value: None,
         solution: None,
@@ -288,4 +299,38 @@ pub fn solve_cube_in(
             Err(error)
         }
     }
+}
+
+/// Writes the part of cube `id` of the certified exchange or tour job `open` into its
+/// directory ([`JobDir::proof_dir`]): the proof that no route of at most `refuted` moves lies in
+/// it. Written beside it and renamed into place, so a task killed on the way leaves none.
+fn prove_route_cube(open: &OpenJob, id: usize, refuted: usize) -> Result<(), JobError> {
+    let OpenJob { dir: jobs, job, puzzle, cubes, .. } = open;
+    let malformed =
+        |why: String| JobError::Malformed { path: jobs.file("cubes.json"), why: format!("cube {id}: {why}") };
+    let cube = match (cubes, puzzle) {
+        (JobCubes::Exchange(cubes), _) => cubes[id].route_cube(),
+        (JobCubes::Tour(cubes), Puzzle::Tour(tour)) => cubes[id].route_cube(tour).map_err(malformed)?,
+        _ => return Err(JobError::Refused("only an exchange's or a tour's cube has a part of its own".into())),
+    };
+    let horizon = job
+        .horizon
+        .ok_or_else(|| JobError::Malformed { path: jobs.file("job.json"), why: "the job names no horizon".into() })?;
+    let place = jobs.proof_dir(id);
+    let parent = place.parent().expect("a cube's part lies in the job directory").to_path_buf();
+    let temporary = parent.join(format!(".cube-{id}.{}.tmp", std::process::id()));
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| JobError::Io { path, source }
+    };
+    if temporary.exists() {
+        fs::remove_dir_all(&temporary).map_err(io(&temporary))?;
+    }
+    let claim = CubeClaim { cube, refuted };
+    prove_cube(puzzle, (horizon, job.depth), &claim, &temporary, ProofCompression::Auto)
+        .map_err(|e| JobError::Refused(format!("cube {id}'s part of the certificate: {e}")))?;
+    if place.exists() {
+        fs::remove_dir_all(&place).map_err(io(&place))?;
+    }
+    fs::rename(&temporary, &place).map_err(io(&place))
 }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::certify::split::RouteCube;
 use crate::driver::{self, CubeSearch, Event, Outcome, TourSearch};
 use crate::encodings::geometry::Square;
 use crate::encodings::puzzle::tour::{Route, TourObjective, TourPuzzle, VisitOrder};
@@ -42,6 +43,15 @@ impl PathCube {
             }
         }
         Ok(squares)
+    }
+
+    /// The cube as a certificate names it: the path's last square and the targets it touched
+    /// (two paths alike in these lead on alike).
+    pub fn route_cube(&self, puzzle: &TourPuzzle) -> Result<RouteCube, String> {
+        let squares = self.squares(puzzle)?;
+        let last = *squares.last().expect("a path has a first square");
+        let touched = puzzle.targets.iter().filter(|t| squares.contains(t)).map(|&t| puzzle.board.name(t)).collect();
+        Ok(RouteCube::Reached { square: puzzle.board.name(last), touched })
     }
 }
 

@@ -50,6 +50,13 @@ pub struct ExchangeModel {
 }
 
 impl ExchangeModel {
+    /// The variable "a piece like `piece` stands on `square` after step `t`", if the model has
+    /// it (a usable square, a piece of the puzzle, `t` within the horizon).
+    pub fn occupied(&self, t: usize, piece: Piece, square: Square) -> Option<usize> {
+        let group = self.groups.iter().position(|&g| g == piece)?;
+        *self.x.get(t)?.get(group)?.get(square.index())?
+    }
+
     /// The moves that `values` (one per variable) describe, in order.
     pub fn moves(&self, values: &[bool]) -> Vec<Move> {
         self.moves.iter().filter_map(|step| step.iter().find(|m| values[m.0]).map(|m| m.1)).collect()
