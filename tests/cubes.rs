@@ -547,6 +547,14 @@ fn a_certified_exchange_job_merges_into_a_certificate_of_its_cubes() {
         "{}",
         run.stdout
     );
+    // A horizon out of every puzzle's reach is refused before any model is built.
+    claims["cubes"][1]["refuted"] = serde_json::json!(15);
+    claims["horizon"] = serde_json::json!(1_000_000_000_000u64);
+    std::fs::write(&claims_path, claims.to_string()).unwrap();
+    let run = verify();
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL b. model: split.json: the horizon 1000000000000 is past"), "{}", run.stdout);
+    claims["horizon"] = serde_json::json!(16);
     // A cube left out: the cover's model no longer matches.
     claims["cubes"][1]["refuted"] = serde_json::json!(15);
     claims["cubes"].as_array_mut().unwrap().pop();

@@ -222,16 +222,14 @@ impl Base {
 
 /// The model of one cube's part: no route of at most `refuted` moves in `cube`.
 pub fn cube_model(puzzle: &Puzzle, horizon: usize, depth: usize, cube: &CubeClaim) -> Result<LinearModel, String> {
-    cube_part(puzzle, horizon, depth, cube).map(|(model, _)| model)
+    cube_part(&Base::of(puzzle, horizon, depth)?, (horizon, depth), cube).map(|(model, _)| model)
 }
 
 fn cube_part(
-    puzzle: &Puzzle,
-    horizon: usize,
-    depth: usize,
+    base: &Base,
+    (horizon, depth): (usize, usize),
     cube: &CubeClaim,
 ) -> Result<(LinearModel, Option<ColourArgument>), String> {
-    let base = Base::of(puzzle, horizon, depth)?;
     if cube.refuted > horizon {
         return Err(format!("a cube refuted to {} moves, past the horizon {horizon}", cube.refuted));
     }
@@ -246,18 +244,17 @@ fn cube_part(
 
 /// The model of the cover: no route of at most `value - 1` moves outside every cube of `claims`.
 pub fn cover_model(puzzle: &Puzzle, claims: &SplitClaims, value: usize) -> Result<LinearModel, String> {
-    cover_part(puzzle, claims, value).map(|(model, _)| model)
+    cover_part(&Base::of(puzzle, claims.horizon, claims.depth)?, claims, value).map(|(model, _)| model)
 }
 
 fn cover_part(
-    puzzle: &Puzzle,
+    base: &Base,
     claims: &SplitClaims,
     value: usize,
 ) -> Result<(LinearModel, Option<ColourArgument>), String> {
     if value == 0 || value > claims.horizon {
         return Err(format!("the value {value} is not within the horizon of 1 to {} moves", claims.horizon));
     }
-    let base = Base::of(puzzle, claims.horizon, claims.depth)?;
     let title =
         format!("{}, outside every cube after {} moves, at most {} moves", base.model.title, claims.depth, value - 1);
     let mut model = base.bounded(value - 1, title);
@@ -323,7 +320,8 @@ pub fn prove_cube(
     dir: &Path,
     compression: ProofCompression,
 ) -> Result<PartFigures, CertifyError> {
-    let (model, colour) = cube_part(puzzle, horizon, depth, cube).map_err(CertifyError::Unsupported)?;
+    let base = Base::of(puzzle, horizon, depth).map_err(CertifyError::Unsupported)?;
+    let (model, colour) = cube_part(&base, (horizon, depth), cube).map_err(CertifyError::Unsupported)?;
     write_part(&model, colour.as_ref(), dir, compression)
 }
 
@@ -335,7 +333,8 @@ pub fn prove_cover(
     dir: &Path,
     compression: ProofCompression,
 ) -> Result<PartFigures, CertifyError> {
-    let (model, colour) = cover_part(puzzle, claims, value).map_err(CertifyError::Unsupported)?;
+    let base = Base::of(puzzle, claims.horizon, claims.depth).map_err(CertifyError::Unsupported)?;
+    let (model, colour) = cover_part(&base, claims, value).map_err(CertifyError::Unsupported)?;
     write_part(&model, colour.as_ref(), dir, compression)
 }
 
@@ -359,31 +358,38 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
             return (failed(Part::Model, message.clone()), failed(Part::Proof, message));
         }
     };
-    let mut parts = vec![(dir.join(COVER_DIR), cover_model(puzzle, &claims, value), "the cover".to_string())];
-    for (i, claim) in claims.cubes.iter().enumerate() {
-        let model = if claim.refuted + 1 < value {
-            Err(format!(
+    let not_checked = || failed(Part::Proof, "not checked".into());
+    // The horizon sizes every model: one out of every puzzle's reach is refused first.
+    let (limit, of_what) = crate::family::of(puzzle).value_limit();
+    if claims.horizon > limit {
+        let message = format!("{SPLIT_FILE}: the horizon {} is past {limit} ({of_what})", claims.horizon);
+        return (failed(Part::Model, message), not_checked());
+    }
+    let base = match Base::of(puzzle, claims.horizon, claims.depth) {
+        Ok(base) => base,
+        Err(e) => return (failed(Part::Model, format!("{SPLIT_FILE}: {e}")), not_checked()),
+    };
+    // Each model is compared with its file as it is made, and dropped.
+    let mut rows = 0;
+    let mut proofs = vec![(dir.join(COVER_DIR), "the cover".to_string())];
+    proofs.extend((0..claims.cubes.len()).map(|i| (cube_dir(dir, i), format!("cube {i}"))));
+    for (i, (part_dir, name)) in proofs.iter().enumerate() {
+        let model = match i.checked_sub(1).map(|c| &claims.cubes[c]) {
+            None => cover_part(&base, &claims, value),
+            Some(claim) if claim.refuted.saturating_add(1) < value => Err(format!(
                 "refutes routes of at most {} moves, short of the {} the value needs",
                 claim.refuted,
                 value - 1
-            ))
-        } else {
-            cube_model(puzzle, claims.horizon, claims.depth, claim)
+            )),
+            Some(claim) => cube_part(&base, (claims.horizon, claims.depth), claim),
         };
-        parts.push((cube_dir(dir, i), model, format!("cube {i}")));
-    }
-    let mut rows = 0;
-    let mut proofs = Vec::new();
-    for (part_dir, model, name) in &parts {
-        let model = match model {
-            Ok(model) => model,
-            Err(e) => return (failed(Part::Model, format!("{name}: {e}")), failed(Part::Proof, "not checked".into())),
-        };
-        if let Err(e) = directory::same_model(model, &part_dir.join(directory::FILES[1])) {
-            return (failed(Part::Model, format!("{name}: {e}")), failed(Part::Proof, "not checked".into()));
+        let checked = model.and_then(|(model, _)| {
+            rows += model.constraints.len();
+            directory::same_model(&model, &part_dir.join(directory::FILES[1]))
+        });
+        if let Err(e) = checked {
+            return (failed(Part::Model, format!("{name}: {e}")), not_checked());
         }
-        rows += model.constraints.len();
-        proofs.push((part_dir, name));
     }
     let models = Check {
         part: Part::Model,
@@ -394,7 +400,7 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
         ),
     };
     let started = std::time::Instant::now();
-    let check = |(part_dir, _): &(&std::path::PathBuf, &String)| {
+    let check = |(part_dir, _): &(std::path::PathBuf, String)| {
         proof_file::find(part_dir).and_then(|proof| checker::check_unsat(&part_dir.join(directory::FILES[1]), &proof))
     };
     let verdicts = in_parallel(&proofs, check);
