@@ -246,8 +246,9 @@ fn the_cubes_of_random_exchanges_add_up_to_the_breadth_first_optimum() {
     );
 }
 
-/// A lone knight on a board of 3 to 6 squares a side among up to two queens, from a square
-/// or from any, touching one to six targets in any order in the fewest moves.
+/// One or two knights on a board of 3 to 6 squares a side among up to two queens, each from a
+/// square or from any, touching one to six targets in any order in the fewest moves or time
+/// steps.
 fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
     let (w, h) = (rng.random_range(3..=6), rng.random_range(3..=6));
     let board = Board::new(w, h).unwrap();
@@ -269,26 +270,52 @@ fn random_tour(rng: &mut ChaCha8Rng) -> Option<TourPuzzle> {
         (0..rng.random_range(1..=6)).map(|_| safe[rng.random_range(0..safe.len())]).collect();
     targets.sort();
     targets.dedup();
-    let start = if rng.random_bool(0.3) {
-        KnightStart::OneOf(Vec::new())
-    } else {
-        KnightStart::At(safe[rng.random_range(0..safe.len())])
-    };
-    TourPuzzle::new(None, board, queens, vec![start], Some(targets), VisitOrder::Any, TourObjective::Moves).ok()
+    let knights = if rng.random_bool(0.4) { 2 } else { 1 };
+    let starts = (0..knights)
+        .map(|_| {
+            if rng.random_bool(0.3) {
+                KnightStart::OneOf(Vec::new())
+            } else {
+                KnightStart::At(safe[rng.random_range(0..safe.len())])
+            }
+        })
+        .collect();
+    let objective = if rng.random_bool(0.4) { TourObjective::Steps } else { TourObjective::Moves };
+    TourPuzzle::new(None, board, queens, starts, Some(targets), VisitOrder::Any, objective).ok()
 }
 
+/// Random tours of one or two knights, for the fewest moves or the fewest time steps (then
+/// moves), split into cubes at random depths: the best route of the cubes (or of the split's
+/// own search) has the optimum of the exhaustive search over the knights' joint positions.
 #[test]
 fn the_cubes_of_random_tours_add_up_to_the_exhaustive_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(46);
-    let (mut compared, mut unreachable, mut split_at_all) = (0, 0, 0);
-    while compared < 100 {
+    let (mut compared, mut unreachable, mut split_at_all, mut several) = (0, 0, 0, 0);
+    while compared < 120 {
         let Some(puzzle) = random_tour(&mut rng) else { continue };
-        let truth = optimal_tour(&puzzle, 2_000_000).expect("small boards stay within the budget").map(|t| t.moves);
-        let horizon = truth.unwrap_or(8).max(1);
+        let steps = puzzle.objective == TourObjective::Steps;
+        let key = |route: &knights_sat::encodings::puzzle::tour::Route| {
+            if steps {
+                (route.time_steps(), route.moves())
+            } else {
+                (route.moves(), route.moves())
+            }
+        };
+        let truth = optimal_tour(&puzzle, 2_000_000).expect("small boards stay within the budget").map(|t| {
+            if steps {
+                (t.steps, t.moves)
+            } else {
+                (t.moves, t.moves)
+            }
+        });
+        let horizon = truth.map_or(8, |t| t.0).max(1);
         let split = split_tour(&puzzle, rng.random_range(1..=20), horizon, &mut |_| {}).expect("the split runs");
         let found = if split.below.value.is_some() || split.below.reason.is_some() {
             assert!(split.cubes.is_empty());
-            split.below.value
+            split.below.solution.as_ref().map(|s| match s {
+                Solution::Route(route) => key(route),
+                _ => panic!("a tour's solution is a route"),
+            })
         } else {
             split_at_all += 1;
             split
@@ -298,15 +325,19 @@ fn the_cubes_of_random_tours_add_up_to_the_exhaustive_optimum() {
                     let path = cube.squares(&puzzle).expect("the cube is a path of the puzzle");
                     let searched =
                         solve_path_cube(&puzzle, &path, horizon, &|_| true, &mut |_| {}).expect("the cube runs");
-                    searched.found.map(|route| route.moves())
+                    searched.found.map(|route| key(&route))
                 })
                 .min()
         };
         assert_eq!(found, truth, "tour {compared}: {puzzle:?}");
         unreachable += usize::from(truth.is_none());
+        several += usize::from(puzzle.knights.len() > 1 && split.below.value.is_none());
         compared += 1;
     }
-    assert!(unreachable >= 3 && split_at_all >= 30, "{unreachable} unreachable, {split_at_all} split");
+    assert!(
+        unreachable >= 3 && split_at_all >= 30 && several >= 15,
+        "{unreachable} unreachable, {split_at_all} split, {several} of several knights"
+    );
 }
 
 /// Guarini's exchange (16 moves, the published answer) through a job directory: split up to
@@ -611,15 +642,38 @@ fn a_certified_tour_job_merges_into_a_certificate_of_its_cubes() {
     // The cover names the cube too, and comes first.
     assert!(run.stdout.contains("FAIL b. model: the cover: model.opb differs"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
+
+    // Two knights for the fewest time steps, then moves (10 steps and 20 moves, checked against
+    // the search over joint positions in `tests/tour_seeds.rs`): each cube also asks the best
+    // route's steps, so the fewest moves hold too.
+    let args = ["split", "puzzles/two-knights-two-queens.toml", "--out", path, "--cubes", "64", "--horizon", "10"];
+    let run = knights_sat(&[&args[..], &["--certify"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(knights_sat(&["cube", path, "--all", "--threads", "2"]).code, 0);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("optimal: 10 time steps; 9 time steps proved impossible"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("20 moves in 10 time steps; 19 moves in as many steps proved impossible"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("hold no route of at most 9 time steps"), "{}", run.stdout);
+    assert!(run.stdout.contains("verified: 10 is optimal"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn split_refuses_what_it_cannot_split() {
     let dir = scratch("refusals");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/two-knights-two-queens.toml", "--out", path, "--horizon", "30"]);
+    let feasible = std::env::temp_dir().join(format!("knights-sat-cubes-{}-feasible.toml", std::process::id()));
+    let text = std::fs::read_to_string("puzzles/two-knights-two-queens.toml").unwrap();
+    std::fs::write(&feasible, text.replace("objective = \"steps\"", "objective = \"feasible\"")).unwrap();
+    let run = knights_sat(&["split", feasible.to_str().unwrap(), "--out", path, "--horizon", "30"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("for a lone knight"), "{}", run.stderr);
+    assert!(run.stderr.contains("not for the `feasible` objective"), "{}", run.stderr);
+    std::fs::remove_file(&feasible).unwrap();
     let run = knights_sat(&["split", "puzzles/finegold.toml", "--out", path, "--horizon", "200"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("leg by leg"), "{}", run.stderr);

@@ -16,8 +16,9 @@
 //! `value - 1`, a route of at most `value - 1` moves would be a solution of the cover's model
 //! with its cube's literals, so of that cube's model: there is none, and the solution of
 //! `value` moves is optimal. A tour's cube names the targets touched by `depth` moves through
-//! one variable each (`touched_{square}_t{depth}`), defined by rows in every model; an
-//! exchange's names the occupancy after `depth` moves, as its model has it.
+//! one variable each (`touched_{square}_t{depth}`, touched by any knight), defined by rows in
+//! every model, and the knights' squares; an exchange's names the occupancy after `depth`
+//! moves, as its model has it.
 
 use std::path::Path;
 
@@ -30,7 +31,7 @@ use super::prove::{self, ProofFigures, Refuter};
 use super::{checker, tour_model, CertifyError};
 use crate::encodings::geometry::{Piece, PieceKind, Square};
 use crate::encodings::linear::{exchange_model_at_most, write_opb, LinearModel, Relation};
-use crate::encodings::puzzle::tour::TourPuzzle;
+use crate::encodings::puzzle::tour::{TourObjective, TourPuzzle, VisitOrder};
 use crate::encodings::puzzle::{ExchangePuzzle, Position, Puzzle};
 
 /// The file of a split certificate that lists its cubes (its presence makes a certificate
@@ -48,10 +49,10 @@ pub enum RouteCube {
     /// An exchange's position: a token per piece, its side, a colon, its letter and its
     /// square (`1:Nb3`).
     Position(Vec<String>),
-    /// A lone knight on `square` having touched the targets `touched` (and no other).
+    /// A tour's knights on `squares` having touched the targets `touched` (and no other).
     Reached {
-        /// The knight's square.
-        square: String,
+        /// The knights' squares, knight by knight.
+        squares: Vec<String>,
         /// The targets touched, by name.
         touched: Vec<String>,
     },
@@ -102,6 +103,8 @@ pub fn parse_position(pieces: &[String], puzzle: &ExchangePuzzle) -> Result<Posi
 /// The models' common part: the at-most model without its objective, the moves' terms, and how
 /// a cube becomes literals.
 struct Base {
+    /// What the model counts: "moves", or "time steps" for a tour's `steps` objective.
+    unit: &'static str,
     model: LinearModel,
     moves: Vec<(i64, usize)>,
     cubes: CubeLiterals,
@@ -112,8 +115,8 @@ struct Base {
 enum CubeLiterals {
     /// `x[(piece, square)]` after `depth` moves.
     Exchange(ExchangePuzzle, crate::encodings::linear::ExchangeModel, usize),
-    /// The knight's square variables after `depth` moves, and the targets' `touched` variables.
-    Tour(TourPuzzle, Vec<Option<usize>>, Vec<usize>),
+    /// Each knight's square variables after `depth` steps, and the targets' `touched` variables.
+    Tour(TourPuzzle, Vec<Vec<Option<usize>>>, Vec<usize>),
 }
 
 impl Base {
@@ -129,39 +132,43 @@ impl Base {
                 (full.model.clone(), CubeLiterals::Exchange(exchange.clone(), full, depth), None)
             }
             Puzzle::Tour(tour) => {
-                let full = tour_model::tour_cap_model(tour, cap).map_err(|e| e.to_string())?;
-                // The argument is there exactly for a lone knight touching its targets in any
-                // order for the fewest moves: the tours that are split.
-                let colour = tour_model::colour_argument(&full, tour);
-                if colour.is_none() {
-                    return Err("only a lone knight's tour in any order, fewest moves, is split".into());
+                if tour.order != VisitOrder::Any || tour.objective == TourObjective::Feasible {
+                    return Err("only a tour in any order, for the fewest moves or time steps, is split".into());
                 }
-                let at = full.knight_at(0);
+                let full = tour_model::tour_cap_model(tour, cap).map_err(|e| e.to_string())?;
+                // A lone knight's for the fewest moves; none otherwise.
+                let colour = tour_model::colour_argument(&full, tour);
+                let at: Vec<Vec<Vec<Option<usize>>>> = (0..tour.knights.len()).map(|k| full.knight_at(k)).collect();
                 let mut model = full.model.clone();
                 let mut touched = Vec::new();
                 for &target in &tour.targets {
                     let name = tour.board.name(target);
                     let u = model.variable(format!("touched_{name}_t{depth}"));
-                    let times: Vec<usize> = at[..=depth].iter().filter_map(|layer| layer[target.index()]).collect();
-                    for (t, &v) in times.iter().enumerate() {
-                        model.constrain(
-                            format!("touched_{name}_t{depth}_{t}"),
-                            vec![(1, v), (-1, u)],
-                            Relation::AtMost,
-                            0,
-                        );
+                    let times: Vec<usize> = at
+                        .iter()
+                        .flat_map(|knight| &knight[..=depth])
+                        .filter_map(|layer| layer[target.index()])
+                        .collect();
+                    for (i, &v) in times.iter().enumerate() {
+                        let row = format!("touched_{name}_t{depth}_{i}");
+                        model.constrain(row, vec![(1, v), (-1, u)], Relation::AtMost, 0);
                     }
                     let mut terms = vec![(1, u)];
                     terms.extend(times.iter().map(|&v| (-1, v)));
                     model.constrain(format!("touched_{name}_t{depth}"), terms, Relation::AtMost, 0);
                     touched.push(u);
                 }
-                (model, CubeLiterals::Tour(tour.clone(), at[depth].clone(), touched), colour)
+                let last = at.iter().map(|knight| knight[depth].clone()).collect();
+                (model, CubeLiterals::Tour(tour.clone(), last, touched), colour)
             }
             Puzzle::Placement(_) => return Err("a placement's split is certified by its tree".into()),
         };
         let (_, moves) = model.objective.take().ok_or("the at-most model has an objective")?;
-        Ok(Base { model, moves, cubes, colour })
+        let unit = match puzzle {
+            Puzzle::Tour(tour) if tour.objective == TourObjective::Steps => "time steps",
+            _ => "moves",
+        };
+        Ok(Base { unit, model, moves, cubes, colour })
     }
 
     /// The literals of `cube`: `(variable, value)`.
@@ -178,11 +185,18 @@ impl Base {
                     })
                     .collect()
             }
-            (CubeLiterals::Tour(puzzle, at, touched), RouteCube::Reached { square, touched: names }) => {
+            (CubeLiterals::Tour(puzzle, at, touched), RouteCube::Reached { squares, touched: names }) => {
                 let board = &puzzle.board;
-                let square: Square = board.parse_square(square).map_err(|e| format!("`{square}`: {e}"))?;
-                let here = at[square.index()]
-                    .ok_or_else(|| format!("the knight cannot stand on {} then", board.name(square)))?;
+                if squares.len() != at.len() {
+                    return Err(format!("{} squares for {} knights", squares.len(), at.len()));
+                }
+                let mut literals = Vec::new();
+                for (k, name) in squares.iter().enumerate() {
+                    let square: Square = board.parse_square(name).map_err(|e| format!("`{name}`: {e}"))?;
+                    let here =
+                        at[k][square.index()].ok_or_else(|| format!("knight {} cannot stand on {name} then", k + 1))?;
+                    literals.push((here, true));
+                }
                 let mut marked = vec![false; puzzle.targets.len()];
                 for name in names {
                     let target = board.parse_square(name).map_err(|e| format!("`{name}`: {e}"))?;
@@ -195,7 +209,8 @@ impl Base {
                         return Err(format!("{name} is named twice"));
                     }
                 }
-                Ok(std::iter::once((here, true)).chain(touched.iter().zip(marked).map(|(&u, m)| (u, m))).collect())
+                literals.extend(touched.iter().copied().zip(marked));
+                Ok(literals)
             }
             _ => Err("the cube is not of the puzzle's family".into()),
         }
@@ -231,10 +246,11 @@ fn cube_part(
     cube: &CubeClaim,
 ) -> Result<(LinearModel, Option<ColourArgument>), String> {
     if cube.refuted > horizon {
-        return Err(format!("a cube refuted to {} moves, past the horizon {horizon}", cube.refuted));
+        return Err(format!("a cube refuted to {} {}, past the horizon {horizon}", cube.refuted, base.unit));
     }
     let literals = base.literals(&cube.cube)?;
-    let title = format!("{}, in one cube after {depth} moves, at most {} moves", base.model.title, cube.refuted);
+    let (title, unit) = (&base.model.title, base.unit);
+    let title = format!("{title}, in one cube after {depth} {unit}, at most {} {unit}", cube.refuted);
     let mut model = base.bounded(cube.refuted, title);
     for (i, (var, value)) in literals.into_iter().enumerate() {
         model.constrain(format!("cube_{i}"), vec![(1, var)], Relation::Equal, i64::from(value));
@@ -253,10 +269,10 @@ fn cover_part(
     value: usize,
 ) -> Result<(LinearModel, Option<ColourArgument>), String> {
     if value == 0 || value > claims.horizon {
-        return Err(format!("the value {value} is not within the horizon of 1 to {} moves", claims.horizon));
+        return Err(format!("the value {value} is not within the horizon of 1 to {} {}", claims.horizon, base.unit));
     }
-    let title =
-        format!("{}, outside every cube after {} moves, at most {} moves", base.model.title, claims.depth, value - 1);
+    let (title, unit, depth) = (&base.model.title, base.unit, claims.depth);
+    let title = format!("{title}, outside every cube after {depth} {unit}, at most {} {unit}", value - 1);
     let mut model = base.bounded(value - 1, title);
     for (i, claim) in claims.cubes.iter().enumerate() {
         // Not every literal of the cube: at most all but one.
@@ -377,8 +393,9 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
         let model = match i.checked_sub(1).map(|c| &claims.cubes[c]) {
             None => cover_part(&base, &claims, value),
             Some(claim) if claim.refuted.saturating_add(1) < value => Err(format!(
-                "refutes routes of at most {} moves, short of the {} the value needs",
+                "refutes routes of at most {} {}, short of the {} the value needs",
                 claim.refuted,
+                base.unit,
                 value - 1
             )),
             Some(claim) => cube_part(&base, (claims.horizon, claims.depth), claim),
@@ -411,9 +428,10 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
         part: Part::Proof,
         passed: true,
         message: format!(
-            "VeriPB verified that the cover and {} cubes hold no route of at most {} moves in {:.2} s: the solution is optimal",
+            "VeriPB verified that the cover and {} cubes hold no route of at most {} {} in {:.2} s: the solution is optimal",
             claims.cubes.len(),
             value - 1,
+            base.unit,
             started.elapsed().as_secs_f64()
         ),
     };
@@ -520,10 +538,47 @@ mod tests {
         assert!(missing > 0, "some position after two moves lies on a 16-move route");
     }
 
+    /// Two knights among two queens take 10 time steps (checked against a search over their
+    /// joint positions in `tests/tour_seeds.rs`). The cover of "at most 10 steps" has no
+    /// solution with every cube of the split, and has one without the cube that a 10-step
+    /// route passes.
+    #[test]
+    fn a_tour_cover_needs_the_cube_of_every_route() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/two-knights-two-queens.toml"))
+            .unwrap();
+        let p = puzzle::parse(&text, "two-knights-two-queens.toml").unwrap();
+        let Puzzle::Tour(tour) = &p else { unreachable!() };
+        let split = crate::cubes::split_tour(tour, 16, 10, &mut |_| {}).unwrap();
+        assert!(!split.cubes.is_empty());
+        let cubes: Vec<CubeClaim> =
+            split.cubes.iter().map(|cube| CubeClaim { cube: cube.route_cube(tour).unwrap(), refuted: 10 }).collect();
+        let all = SplitClaims { horizon: 11, depth: split.depth, cubes };
+        assert!(refuted(&cover_model(&p, &all, 11).unwrap()), "every 10-step route stands in a cube");
+        let outcome = crate::driver::solve_tour(tour, &crate::driver::TourSearch::default(), &mut |_| {}).unwrap();
+        let Some(crate::driver::Solution::Route(route)) = outcome.solution else { panic!("a route exists") };
+        let mut squares = route.starts.clone();
+        let mut touched: Vec<Square> = squares.clone();
+        for step in route.steps.iter().take(split.depth) {
+            for jump in step {
+                squares[jump.knight] = jump.to;
+            }
+            touched.extend(&squares);
+        }
+        let board = &tour.board;
+        let its = RouteCube::Reached {
+            squares: squares.iter().map(|&s| board.name(s)).collect(),
+            touched: tour.targets.iter().filter(|t| touched.contains(t)).map(|&t| board.name(t)).collect(),
+        };
+        let mut fewer = all.clone();
+        fewer.cubes.retain(|claim| claim.cube != its);
+        assert_eq!(fewer.cubes.len() + 1, all.cubes.len(), "the route's cube is one of the split's");
+        assert!(!refuted(&cover_model(&p, &fewer, 11).unwrap()), "the route stands outside the cubes left");
+    }
+
     #[test]
     fn a_cube_of_another_family_or_off_the_board_is_refused() {
         let p = guarini();
-        let reached = RouteCube::Reached { square: "a1".into(), touched: vec![] };
+        let reached = RouteCube::Reached { squares: vec!["a1".into()], touched: vec![] };
         assert!(cube_model(&p, 16, 1, &CubeClaim { cube: reached, refuted: 15 }).is_err());
         let off = RouteCube::Position(vec!["0:Na9".into(), "0:Nc1".into(), "1:Na3".into(), "1:Nc3".into()]);
         assert!(cube_model(&p, 16, 1, &CubeClaim { cube: off, refuted: 15 }).is_err());

@@ -38,8 +38,8 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct SplitArgs {
-    /// The puzzle file: a placement whose pieces do not block lines, an exchange, or a lone
-    /// knight's tour (fewest moves, targets in any order).
+    /// The puzzle file: a placement whose pieces do not block lines, an exchange, or a tour
+    /// (targets in any order, for the fewest moves or time steps).
     pub puzzle: PathBuf,
 
     /// The job directory to write (must not exist, or be empty).

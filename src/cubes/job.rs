@@ -139,7 +139,7 @@ pub enum JobCubes {
     Placement(Vec<Cube>),
     /// The positions an exchange reaches in exactly the job's depth of moves.
     Exchange(Vec<PositionCube>),
-    /// The paths of a lone knight's first moves, as many as the job's depth.
+    /// The paths of a tour's knights through the job's depth of steps.
     Tour(Vec<PathCube>),
 }
 

@@ -4,9 +4,11 @@ use std::path::Path;
 
 use super::job::{read_text, CubeResult, Job, JobDir, JobError, OpenJob};
 use crate::certify::read_solution;
-use crate::driver::{Event, Knowledge, Outcome, Solution};
+use crate::driver::{Event, Knowledge, Outcome, Query, Solution, StepStats};
+use crate::encodings::puzzle::tour::TourObjective;
 use crate::encodings::puzzle::Puzzle;
 use crate::family;
+use crate::solver::Answer;
 
 /// What the results of a job directory add up to.
 #[derive(Debug)]
@@ -23,6 +25,10 @@ pub struct MergeReport {
     pub missing: Vec<usize>,
     /// The best solution found, its value, and the cube that found it (`None`: the split).
     pub best: Option<(usize, Solution, Option<usize>)>,
+    /// Several knights for the fewest time steps: every cube asked the best route's steps, so
+    /// its moves are the fewest in as many steps (each cube that found a route that short
+    /// took the fewest moves it holds).
+    pub fewest_moves: bool,
 }
 
 impl MergeReport {
@@ -49,6 +55,21 @@ impl MergeReport {
                 if self.complete() {
                     knowledge.observe(&Event::Bound(*value));
                 }
+                if let (true, Solution::Route(route)) = (self.complete() && self.fewest_moves, solution) {
+                    // What the cubes proved together, as the single search states it: no route
+                    // of one move fewer in as many steps.
+                    knowledge.observe(&Event::Step(StepStats {
+                        horizon: route.moves().saturating_sub(1),
+                        query: Query::Moves,
+                        variables: 0,
+                        clauses: 0,
+                        conflicts: None,
+                        seconds: 0.0,
+                        result: Answer::Unsat,
+                        answered_by: None,
+                        thread: None,
+                    }));
+                }
             }
             None if self.complete() && self.job.horizon.is_none() => {
                 knowledge.observe(&Event::Infeasible("no placement satisfies the rules".to_string()));
@@ -69,7 +90,18 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
     // The cubes must still be those the job's id names.
     let OpenJob { job, puzzle, .. } = jobs.open()?;
     let minimise = puzzle.placement().is_none_or(|p| p.goal.minimises());
-    let better = |a: usize, b: usize| if minimise { a < b } else { a > b };
+    // The `steps` objective of several knights: the fewest moves among the fewest steps.
+    let tie = |solution: &Solution| match (solution, &puzzle) {
+        (Solution::Route(route), Puzzle::Tour(tour)) if tour.objective == TourObjective::Steps => route.moves(),
+        _ => 0,
+    };
+    let better = |(a, x): (usize, &Solution), (b, y): (usize, &Solution)| {
+        if minimise {
+            (a, tie(x)) < (b, tie(y))
+        } else {
+            a > b
+        }
+    };
     let read = |path: &Path, text: &str, stated: usize| -> Result<Solution, JobError> {
         let malformed = |why: String| JobError::Malformed { path: path.to_path_buf(), why };
         let solution = read_solution(&puzzle, text).map_err(malformed)?;
@@ -96,7 +128,8 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         }
         if let (Some(value), Some(text)) = (result.value, &result.solution) {
             let solution = read(&jobs.result_path(id), text, value)?;
-            if best.as_ref().is_none_or(|b: &(usize, Solution, Option<usize>)| better(value, b.0)) {
+            if best.as_ref().is_none_or(|b: &(usize, Solution, Option<usize>)| better((value, &solution), (b.0, &b.1)))
+            {
                 best = Some((value, solution, Some(id)));
             }
         }
@@ -116,5 +149,11 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         failed.sort_unstable_by_key(|f| f.0);
         searched = whole;
     }
-    Ok(MergeReport { job, puzzle, searched, failed, missing, best })
+    let several_by_steps =
+        matches!(&puzzle, Puzzle::Tour(tour) if tour.objective == TourObjective::Steps && tour.knights.len() > 1);
+    let fewest_moves = several_by_steps
+        && best.as_ref().is_some_and(|(steps, _, _)| {
+            searched.iter().all(|r| r.value == Some(*steps) || r.refuted_to.is_some_and(|to| to >= *steps))
+        });
+    Ok(MergeReport { job, puzzle, searched, failed, missing, best, fewest_moves })
 }

@@ -2,7 +2,7 @@
 //!
 //! [`split_into`] searches a placement's branch-and-bound tree to a depth and writes the open
 //! nodes there as cubes into a directory (an exchange: the positions it reaches in exactly a
-//! number of moves, [`split_exchange`]; a lone knight's tour: the paths of its first moves,
+//! number of moves, [`split_exchange`]; a tour: the paths of its knights' first steps,
 //! [`split_tour`]), with a Slurm job array that solves one cube per
 //! task; [`solve_cube_in`] solves one cube of such a directory and writes its result
 //! atomically; [`merge`] reads the results back: the optimum with its proof (every cube

@@ -14,7 +14,7 @@ use crate::certify::split::{prove_cube, CubeClaim};
 use crate::certify::{write_solution, ProofCompression};
 use crate::driver::{self, Event, Ingredients, Solution};
 use crate::encodings::puzzle::placement::PlacementPuzzle;
-use crate::encodings::puzzle::tour::TourPuzzle;
+use crate::encodings::puzzle::tour::{TourObjective, TourPuzzle};
 use crate::encodings::puzzle::{self, ExchangePuzzle, Puzzle};
 
 /// What a split asks for besides the puzzle.
@@ -84,7 +84,8 @@ pub fn split_into(
         Splittable::Tour(tour, horizon) => {
             let split = split_tour(tour, request.wanted, horizon, &mut keep)?;
             let board = &tour.board;
-            let description = format!("tour on {}x{} in at most {horizon} moves", board.width(), board.height());
+            let unit = if tour.objective == TourObjective::Steps { "time steps" } else { "moves" };
+            let description = format!("tour on {}x{} in at most {horizon} {unit}", board.width(), board.height());
             (json_lines(&split.cubes), split.cubes.len(), json_lines::<()>(&[]), split.depth, None, description)
         }
     };
@@ -128,7 +129,7 @@ enum Splittable<'a> {
     Placement(&'a PlacementPuzzle),
     /// An exchange, searched up to a horizon.
     Exchange(&'a ExchangePuzzle, usize),
-    /// A lone knight's tour, searched up to a horizon.
+    /// A tour in any order, searched up to a horizon.
     Tour(&'a TourPuzzle, usize),
 }
 
@@ -208,8 +209,13 @@ pub fn solve_cube_in(
         }
         emit(event);
     };
-    // A horizon cube asks no horizon that another cube's route already matches or beats.
-    let worth_asking = |horizon: usize| jobs.shortest_found(id).is_none_or(|shortest| horizon < shortest);
+    // A horizon cube asks no horizon that another cube's route already matches or beats; with
+    // several knights for the fewest steps it asks the one it matches too, for the fewest
+    // moves in as many steps.
+    let by_steps = matches!(puzzle, Puzzle::Tour(t) if t.objective == TourObjective::Steps && t.knights.len() > 1);
+    let worth_asking = |horizon: usize| {
+        jobs.shortest_found(id).is_none_or(|shortest| horizon < shortest || (by_steps && horizon == shortest))
+    };
     let malformed =
         |why: String| JobError::Malformed { path: jobs.file("cubes.json"), why: format!("cube {id}: {why}") };
     let no_horizon = || JobError::Malformed { path: jobs.file("job.json"), why: "the job names no horizon".into() };
