@@ -1,8 +1,8 @@
 //! Writing a certificate directory, and checking one.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
+use super::parts::{same_model, Check, Part, FILES};
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
 use super::{checker, prove, solution, CertifyError};
 use crate::driver::Solution;
@@ -10,10 +10,6 @@ use crate::driver::TreeProof;
 use crate::encodings::linear::{write_opb, LinearModel};
 use crate::encodings::puzzle::{self, Puzzle};
 use crate::family;
-
-/// The files of a certificate besides its proof: the puzzle, the model and the solution. The
-/// proof is [`PROOF`] or, compressed, [`PROOF_GZ`].
-pub const FILES: [&str; 3] = ["puzzle.toml", "model.opb", "solution.txt"];
 
 /// A certificate just written, with the figures of its proof.
 #[derive(Clone, Debug)]
@@ -133,38 +129,6 @@ pub fn certify_core_guided(
     }))
 }
 
-/// The three parts of a verification.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
-    /// a. The solution, replayed by the rules checker, has the stated value.
-    Solution,
-    /// b. `model.opb` is the model the puzzle generates.
-    Model,
-    /// c. VeriPB checks the proof and it concludes the stated bounds.
-    Proof,
-}
-
-impl fmt::Display for Part {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Part::Solution => "solution",
-            Part::Model => "model",
-            Part::Proof => "proof",
-        })
-    }
-}
-
-/// One part's verdict.
-#[derive(Clone, Debug)]
-pub struct Check {
-    /// Which part.
-    pub part: Part,
-    /// Whether it passed.
-    pub passed: bool,
-    /// What was checked, or why it failed.
-    pub message: String,
-}
-
 /// The verdicts on a certificate.
 #[derive(Clone, Debug)]
 pub struct Verification {
@@ -270,31 +234,6 @@ fn check_solution(puzzle: &Puzzle, text: &str, value: usize) -> Result<String, S
 fn check_model(puzzle: &Puzzle, value: usize, path: &Path) -> Result<String, String> {
     let model = certified_model(puzzle, value).map_err(|e| e.to_string())?;
     same_model(&model, path)
-}
-
-/// Whether the file `path` is `model` written as OPB; what differs first if not.
-pub(super) fn same_model(model: &LinearModel, path: &Path) -> Result<String, String> {
-    let mut expected = Vec::new();
-    write_opb(model, &mut expected).map_err(|e| e.to_string())?;
-    let found = std::fs::read(path).map_err(|e| format!("cannot read model.opb: {e}"))?;
-    if found == expected {
-        return Ok(format!(
-            "model.opb is the model the puzzle generates ({} variables, {} rows)",
-            model.variables.len(),
-            model.constraints.len()
-        ));
-    }
-    let (found, expected) = (String::from_utf8_lossy(&found), String::from_utf8_lossy(&expected));
-    let mut lines = found.lines().zip(expected.lines()).enumerate();
-    let message = match lines.find(|(_, (a, b))| a != b) {
-        Some((i, (a, b))) => {
-            format!("model.opb differs from the generated model at line {}: `{a}`, expected `{b}`", i + 1)
-        }
-        None => {
-            format!("model.opb has {} lines, the generated model {}", found.lines().count(), expected.lines().count())
-        }
-    };
-    Err(message)
 }
 
 /// c. Checks the proof with VeriPB and compares its bounds with the stated value.

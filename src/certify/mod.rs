@@ -26,6 +26,7 @@ mod derive;
 mod directory;
 #[cfg(unix)]
 mod lrat;
+mod parts;
 mod proof_file;
 mod prove;
 mod solution;
@@ -39,9 +40,9 @@ pub use colour::ColourArgument;
 #[cfg(unix)]
 pub use directory::certify_core_guided;
 pub use directory::{
-    certified_model, certify, certify_with, opb_value, verify, Certificate, Check, Part, Verification, VerifyError,
-    FILES,
+    certified_model, certify, certify_with, opb_value, verify, Certificate, Verification, VerifyError,
 };
+pub use parts::{Check, Part, FILES};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, ProofFigures, Refuter};
 pub use solution::{read_solution, stated_value, write_solution};

@@ -25,10 +25,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::colour::ColourArgument;
-use super::directory::{self, Check, Part};
+use super::parts::{same_model, Check, Part, FILES};
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof};
 use super::prove::{self, ProofFigures, Refuter};
 use super::{checker, tour_model, CertifyError};
+use crate::driver::MAX_HORIZON;
 use crate::encodings::geometry::{Piece, PieceKind, Square};
 use crate::encodings::linear::{exchange_model_at_most, write_opb, LinearModel, Relation};
 use crate::encodings::puzzle::tour::{TourObjective, TourPuzzle, VisitOrder};
@@ -321,7 +322,7 @@ fn write_part(
     std::fs::create_dir_all(dir)?;
     let mut opb = Vec::new();
     write_opb(model, &mut opb)?;
-    std::fs::write(dir.join(directory::FILES[1]), opb)?;
+    std::fs::write(dir.join(FILES[1]), opb)?;
     let mut proof = ProofWriter::create(dir, compression)?;
     let figures = prove::prove_refuted(model, colour, PART_REFUTER, proof.writer())?;
     Ok(PartFigures { proof: proof.finish()?, figures })
@@ -376,9 +377,9 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
     };
     let not_checked = || failed(Part::Proof, "not checked".into());
     // The horizon sizes every model: one out of every puzzle's reach is refused first.
-    let (limit, of_what) = crate::family::of(puzzle).value_limit();
-    if claims.horizon > limit {
-        let message = format!("{SPLIT_FILE}: the horizon {} is past {limit} ({of_what})", claims.horizon);
+    if claims.horizon > MAX_HORIZON {
+        let message =
+            format!("{SPLIT_FILE}: the horizon {} is past {MAX_HORIZON} (the longest horizon)", claims.horizon);
         return (failed(Part::Model, message), not_checked());
     }
     let base = match Base::of(puzzle, claims.horizon, claims.depth) {
@@ -402,7 +403,7 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
         };
         let checked = model.and_then(|(model, _)| {
             rows += model.constraints.len();
-            directory::same_model(&model, &part_dir.join(directory::FILES[1]))
+            same_model(&model, &part_dir.join(FILES[1]))
         });
         if let Err(e) = checked {
             return (failed(Part::Model, format!("{name}: {e}")), not_checked());
@@ -418,7 +419,7 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
     };
     let started = std::time::Instant::now();
     let check = |(part_dir, _): &(std::path::PathBuf, String)| {
-        proof_file::find(part_dir).and_then(|proof| checker::check_unsat(&part_dir.join(directory::FILES[1]), &proof))
+        proof_file::find(part_dir).and_then(|proof| checker::check_unsat(&part_dir.join(FILES[1]), &proof))
     };
     let verdicts = in_parallel(&proofs, check);
     if let Some(((_, name), Err(e))) = proofs.iter().zip(verdicts).find(|(_, verdict)| verdict.is_err()) {
@@ -461,13 +462,13 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     done.into_iter().map(|d| d.1).collect()
 }
 
-/// Writes the split certificate of `solution` (`value` moves) into `dir`: the puzzle (its file
-/// text `puzzle_text`), the solution, `claims`, the cover with its proof, and the part of every
-/// cube of `claims`, copied from `part_of(i)`, where the cube's search wrote it
-/// ([`prove_cube`]). The cover's figures.
+/// Writes the split certificate of a solution of `value` moves (its file text `solution_text`)
+/// into `dir`: the puzzle (its file text `puzzle_text`), the solution, `claims`, the cover with
+/// its proof, and the part of every cube of `claims`, copied from `part_of(i)`, where the
+/// cube's search wrote it ([`prove_cube`]). The cover's figures.
 pub fn certify_split(
     (puzzle, puzzle_text): (&Puzzle, &str),
-    (solution, value): (&crate::driver::Solution, usize),
+    (solution_text, value): (&str, usize),
     claims: &SplitClaims,
     part_of: &dyn Fn(usize) -> std::path::PathBuf,
     dir: &Path,
@@ -477,15 +478,15 @@ pub fn certify_split(
         std::fs::remove_dir_all(dir)?;
     }
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join(directory::FILES[0]), puzzle_text)?;
-    std::fs::write(dir.join(directory::FILES[2]), super::write_solution(puzzle, solution, value))?;
+    std::fs::write(dir.join(FILES[0]), puzzle_text)?;
+    std::fs::write(dir.join(FILES[2]), solution_text)?;
     let text = serde_json::to_string_pretty(claims).map_err(|e| CertifyError::Internal(e.to_string()))?;
     std::fs::write(dir.join(SPLIT_FILE), text + "\n")?;
     for i in 0..claims.cubes.len() {
         let (from, to) = (part_of(i), cube_dir(dir, i));
         std::fs::create_dir_all(&to)?;
         let proof = proof_file::find(&from).map_err(|e| CertifyError::Unsupported(format!("cube {i}: {e}")))?;
-        for file in [from.join(directory::FILES[1]), proof] {
+        for file in [from.join(FILES[1]), proof] {
             let target = to.join(file.file_name().unwrap_or_default());
             if std::fs::hard_link(&file, &target).is_err() {
                 std::fs::copy(&file, &target)?;

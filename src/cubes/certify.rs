@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use super::job::{read_text, JobCubes, JobDir, JobError};
 use super::merge::MergeReport;
 use crate::certify::split::{certify_split, CubeClaim, SplitClaims};
-use crate::certify::{certify_with, verify, ProofCompression, Verification};
+use crate::certify::{certify_with, verify, write_solution, ProofCompression, Verification};
 use crate::driver::TreeProof;
 use crate::encodings::puzzle::{self, Puzzle};
 
@@ -48,9 +48,10 @@ pub fn certify_job(jobs: &JobDir, report: &MergeReport) -> Result<JobCertificate
     let summary = if let Some(horizon) = report.job.horizon {
         let claims = route_claims(jobs, report, horizon, *value)?;
         let part_of = |i: usize| jobs.proof_dir(report.searched[i].cube);
-        let cover =
-            certify_split((&report.puzzle, &text), (solution, *value), &claims, &part_of, &dir, ProofCompression::Auto)
-                .map_err(|e| refused(e.to_string()))?;
+        let solution_text = write_solution(&report.puzzle, solution, *value);
+        let (puzzle, value) = ((&report.puzzle, &text[..]), (&solution_text[..], *value));
+        let cover = certify_split(puzzle, value, &claims, &part_of, &dir, ProofCompression::Auto)
+            .map_err(|e| refused(e.to_string()))?;
         let bytes = stored_bytes(&dir);
         format!(
             "the cover ({} lemmas) and {} cubes' refutations, {:.1} MiB stored",
