@@ -27,7 +27,9 @@ pub struct MergeReport {
     pub best: Option<(usize, Solution, Option<usize>)>,
     /// Several knights for the fewest time steps: every cube asked the best route's steps, so
     /// its moves are the fewest in as many steps (each cube that found a route that short
-    /// took the fewest moves it holds).
+    /// took the fewest moves it holds). A cube asks no horizon another cube has announced, so
+    /// this holds when the cubes that hold routes that short were searched before the others
+    /// skipped it, or not at all.
     pub fewest_moves: bool,
 }
 

@@ -40,8 +40,9 @@ pub(super) fn verdict(outcome: &Outcome, stopped: Option<&str>, units: &Units) -
         (Status::Infeasible, _) => match (&outcome.reason, outcome.within) {
             (Some(reason), _) => format!("infeasible: {reason}"),
             (None, Some(h)) => format!(
-                "infeasible within {}: no solution has {h} moves or fewer (raise --max-horizon to search further)",
-                MOVES.count(h)
+                "infeasible within {}: no solution has {h} {} or fewer (a longer horizon searches further)",
+                units.count(h),
+                units.many
             ),
             (None, None) => "infeasible".to_string(),
         },
