@@ -441,7 +441,7 @@ pub fn verify_split(dir: &Path, puzzle: &Puzzle, value: usize) -> (Check, Check)
 
 /// `f` of every item, on as many threads as the machine has cores, in the items' order.
 fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len()).max(1);
+    let threads = crate::driver::default_threads().min(items.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)

@@ -9,12 +9,12 @@
 
 use std::path::PathBuf;
 
-use super::job::{read_text, JobCubes, JobDir, JobError};
+use super::job::{read_text, JobDir, JobError};
 use super::merge::MergeReport;
 use crate::certify::split::{certify_split, CubeClaim, SplitClaims};
 use crate::certify::{certify_with, verify, write_solution, ProofCompression, Verification};
 use crate::driver::TreeProof;
-use crate::encodings::puzzle::{self, Puzzle};
+use crate::encodings::puzzle;
 
 /// Where the merge writes the certificate of a job, inside the job directory.
 pub const CERTIFICATE_DIR: &str = "certificate";
@@ -111,11 +111,7 @@ fn route_claims(jobs: &JobDir, report: &MergeReport, horizon: usize, value: usiz
     let open = jobs.open()?;
     for result in &report.searched {
         let id = result.cube;
-        let cube = match (&open.cubes, &open.puzzle) {
-            (JobCubes::Exchange(cubes), _) => cubes[id].route_cube(),
-            (JobCubes::Tour(cubes), Puzzle::Tour(tour)) => cubes[id].route_cube(tour).map_err(refused)?,
-            _ => return Err(refused("the job's cubes are not of its puzzle's family".into())),
-        };
+        let cube = open.cubes.route_cube(id, &open.puzzle).map_err(refused)?;
         let refuted = result.refuted_to.ok_or_else(|| refused(format!("cube {id} refuted no horizon")))?;
         if !jobs.proof_dir(id).is_dir() {
             return Err(refused(format!(

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::exchange::PositionCube;
 use super::tour::PathCube;
+use crate::certify::split::RouteCube;
 use crate::driver::{Cube, Cut};
 use crate::encodings::puzzle::{self, Puzzle};
 
@@ -156,6 +157,15 @@ impl JobCubes {
     /// Whether there is none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Cube `id` of an exchange or a tour of `puzzle`, as a certificate names it.
+    pub fn route_cube(&self, id: usize, puzzle: &Puzzle) -> Result<RouteCube, String> {
+        match (self, puzzle) {
+            (JobCubes::Exchange(cubes), _) => Ok(cubes[id].route_cube()),
+            (JobCubes::Tour(cubes), Puzzle::Tour(tour)) => cubes[id].route_cube(tour),
+            _ => Err("only an exchange's or a tour's cube is a route's".into()),
+        }
     }
 }
 

@@ -310,13 +310,8 @@ pub fn solve_cube_in(
 /// it. Written beside it and renamed into place, so a task killed on the way leaves none.
 fn prove_route_cube(open: &OpenJob, id: usize, refuted: usize) -> Result<(), JobError> {
     let OpenJob { dir: jobs, job, puzzle, cubes, .. } = open;
-    let malformed =
-        |why: String| JobError::Malformed { path: jobs.file("cubes.json"), why: format!("cube {id}: {why}") };
-    let cube = match (cubes, puzzle) {
-        (JobCubes::Exchange(cubes), _) => cubes[id].route_cube(),
-        (JobCubes::Tour(cubes), Puzzle::Tour(tour)) => cubes[id].route_cube(tour).map_err(malformed)?,
-        _ => return Err(JobError::Refused("only an exchange's or a tour's cube has a part of its own".into())),
-    };
+    let malformed = |why| JobError::Malformed { path: jobs.file("cubes.json"), why: format!("cube {id}: {why}") };
+    let cube = cubes.route_cube(id, puzzle).map_err(malformed)?;
     let horizon = job
         .horizon
         .ok_or_else(|| JobError::Malformed { path: jobs.file("job.json"), why: "the job names no horizon".into() })?;
