@@ -86,6 +86,21 @@ fn an_exchange_is_certified_over_every_horizon_at_once() {
     assert_verified(&dir, "2", "2 <= obj <= 2");
 }
 
+/// With two cores varisat and CaDiCaL race for the proof (one core: varisat alone): the
+/// winner's proof is the certificate's, named in the answer, and the loser's folder is gone.
+#[test]
+fn the_winning_refuter_is_named_and_nothing_of_the_race_is_left() {
+    let dir = fresh_dir("race");
+    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "solve --certify failed: {}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(" lemmas by varisat") || run.stdout.contains(" lemmas by cadical"), "{}", run.stdout);
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["model.opb", "proof.pbp", "puzzle.toml", "solution.txt"]);
+    assert_verified(&dir, "16", "16 <= obj <= 16");
+}
+
 #[test]
 fn a_tour_is_certified() {
     let text = "kind = \"tour\"\nboard = \"4x4\"\nknights = [\"a1\"]\n";

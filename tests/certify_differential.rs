@@ -15,8 +15,8 @@ use std::path::Path;
 use common::random::random_placement;
 
 use knights_sat::certify::{
-    certify, certify_with, check, colour_argument, prove_optimal, tour_cap_model, verify, Bounds, ColourArgument,
-    ProofCompression, Refuter,
+    certify, certify_with, check, colour_argument, prove_optimal, prove_optimal_until, tour_cap_model, verify, Bounds,
+    CertifyError, ColourArgument, ProofCompression, Refuter,
 };
 use knights_sat::driver::{
     placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Solution, Status, Strategy,
@@ -137,6 +137,27 @@ fn guarinis_exchange_is_refuted_by_either_solver_with_every_hint_named() {
         assert!(lemmas.len() > 1000, "{refuter:?}: only {} lemmas", lemmas.len());
         let unhinted = lemmas.iter().filter(|l| !l.contains(" ; ") || l.trim_end().ends_with(';')).count();
         assert!(unhinted <= 1, "{refuter:?}: {unhinted} lemmas without hints");
+    }
+}
+
+/// A refutation raced by another stops once the other has finished: with the flag set from
+/// the start, neither solver writes its refutation, and both say they were stopped (the race
+/// of `solve --certify` would otherwise wait for the loser, or keep a second proof).
+#[test]
+fn a_refutation_stops_once_its_rival_has_finished() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/guarini.toml");
+    let Puzzle::Exchange(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("an exchange") };
+    let moves = shortest_route(&puzzle, 100_000).unwrap().expect("a route");
+    let cap = exchange_model_at_most(&puzzle, moves.len());
+    let assignment = cap.assignment(&puzzle, &moves).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    for refuter in [Refuter::Cadical, Refuter::Varisat] {
+        let mut proof = Vec::new();
+        let answer = prove_optimal_until(&cap.model, &assignment, None, refuter, &mut proof, &stop);
+        assert!(matches!(answer, Err(CertifyError::Stopped)), "{refuter:?}: {answer:?}");
+        let text = String::from_utf8(proof).unwrap();
+        let lemmas = text.lines().filter(|l| l.starts_with("rup")).count();
+        assert!(lemmas < 1000, "{refuter:?} went on for {lemmas} lemmas after it was stopped");
     }
 }
 

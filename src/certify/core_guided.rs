@@ -572,6 +572,7 @@ pub fn search<W: Write>(
         from_search: true,
         cores: Some(oracle.cores.len()),
         reused: 0,
+        refuter: Some(super::Refuter::Cadical),
     };
     let mut writer = oracle.proof.conclude(OutputGuarantee::None, &conclusion)?;
     writer.flush()?;

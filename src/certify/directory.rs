@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::parts::{same_model, Check, Part, FILES};
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof, PROOF, PROOF_GZ};
-use super::{checker, prove, solution, CertifyError};
+use super::{checker, prove, race, solution, CertifyError};
 use crate::driver::Solution;
 use crate::driver::TreeProof;
 use crate::encodings::linear::{write_opb, LinearModel};
@@ -68,12 +68,17 @@ pub fn certify_with(
     tree: Option<&TreeProof>,
 ) -> Result<Certificate, CertifyError> {
     let (model, assignment, colour) = write_files(puzzle, puzzle_text, solution, value, dir)?;
-    let mut proof = ProofWriter::create(dir, compression)?;
-    let figures = match tree {
-        Some(tree) => super::tree::prove_tree(&model, &assignment, tree, proof.writer())?,
-        None => prove::prove_optimal(&model, &assignment, colour.as_ref(), prove::Refuter::default(), proof.writer())?,
+    let (proof, figures) = match tree {
+        Some(tree) => {
+            let mut proof = ProofWriter::create(dir, compression)?;
+            let figures = super::tree::prove_tree(&model, &assignment, tree, proof.writer())?;
+            (proof.finish()?, figures)
+        }
+        None => {
+            let threads = crate::driver::default_threads();
+            race::prove_optimal(&model, &assignment, colour.as_ref(), dir, compression, threads)?
+        }
     };
-    let proof = proof.finish()?;
     Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
 }
 

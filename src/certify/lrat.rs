@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pigeons::{AbsConstraintId, ConstraintId, Proof, SubproofElement};
 use rustsat::types::{Clause, Lit, Var};
@@ -41,6 +42,15 @@ extern "C" {
     fn ccadical_assume(solver: *mut c_void, lit: c_int);
     fn ccadical_val(solver: *mut c_void, lit: c_int) -> c_int;
     fn ccadical_failed(solver: *mut c_void, lit: c_int) -> c_int;
+    fn ccadical_set_terminate(solver: *mut c_void, state: *mut c_void, terminate: extern "C" fn(*mut c_void) -> c_int);
+}
+
+/// CaDiCaL's termination callback: whether the flag `state` points to is set.
+extern "C" fn stop_requested(state: *mut c_void) -> c_int {
+    // SAFETY: `state` is the address of the `AtomicBool` given to `solve_traced`, which
+    // outlives the solver that calls this.
+    let stop = unsafe { &*(state as *const AtomicBool) };
+    c_int::from(stop.load(Ordering::Relaxed))
 }
 
 // Keeps the `cadical` crate, and with it the static library, in the link.
@@ -48,8 +58,8 @@ extern "C" {
 use cadical as _;
 
 /// Solves `clauses` with CaDiCaL, writing its LRAT trace into the pipe `write_end`; the
-/// answer, as CaDiCaL gives it (10 satisfiable, 20 unsatisfiable).
-fn solve_traced(clauses: &[Clause], write_end: OwnedFd) -> Result<c_int, String> {
+/// answer, as CaDiCaL gives it (10 satisfiable, 20 unsatisfiable, 0 stopped by `stop`).
+fn solve_traced(clauses: &[Clause], write_end: OwnedFd, stop: &AtomicBool) -> Result<c_int, String> {
     let literal = |l: &Lit| -> Result<c_int, String> {
         let number = c_int::try_from(l.var().idx() + 1).map_err(|_| "a variable past CaDiCaL's range".to_string())?;
         Ok(if l.is_pos() { number } else { -number })
@@ -66,12 +76,14 @@ fn solve_traced(clauses: &[Clause], write_end: OwnedFd) -> Result<c_int, String>
     }
     // SAFETY: the solver is created, used and released on this thread only; every option is
     // set, and the trace connected, before the first clause, as CaDiCaL requires; the file
-    // stays open until the trace is closed, and is closed only after.
+    // stays open until the trace is closed, and is closed only after; `stop` outlives the
+    // solver, which is released before this function returns.
     unsafe {
         let solver = ccadical_init();
         ccadical_set_option(solver, c"lrat".as_ptr(), 1);
         ccadical_set_option(solver, c"binary".as_ptr(), 0);
         ccadical_trace_proof(solver, file, c"refutation".as_ptr());
+        ccadical_set_terminate(solver, stop as *const AtomicBool as *mut c_void, stop_requested);
         for clause in &numbers {
             for &lit in clause {
                 ccadical_add(solver, lit);
@@ -184,11 +196,12 @@ impl Translator {
 }
 
 /// [`super::trace::refute`], by CaDiCaL: the refutation of `clauses` logged into `proof`,
-/// each input named by its origin.
+/// each input named by its origin; [`CertifyError::Stopped`] once `stop` is set.
 pub fn refute<W: Write>(
     clauses: &[Clause],
     origins: &[Option<AbsConstraintId>],
     proof: &mut Proof<W>,
+    stop: &AtomicBool,
 ) -> Result<(AbsConstraintId, Refutation), CertifyError> {
     let started = std::time::Instant::now();
     let mut fds = [0 as c_int; 2];
@@ -200,7 +213,7 @@ pub fn refute<W: Write>(
     let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     let mut translator = Translator { origins: origins.to_vec(), ..Translator::default() };
     let (answer, written) = std::thread::scope(|scope| {
-        let solver = scope.spawn(move || solve_traced(clauses, write_end));
+        let solver = scope.spawn(move || solve_traced(clauses, write_end, stop));
         // Every line is read even after a failure, so that the solver never blocks on the pipe.
         let mut written: Result<(), String> = Ok(());
         for line in BufReader::new(std::fs::File::from(read_end)).lines() {
@@ -217,6 +230,9 @@ pub fn refute<W: Write>(
     });
     let seconds = started.elapsed().as_secs_f64();
     let answer = answer.map_err(|e| CertifyError::Internal(format!("CaDiCaL: {e}")))?;
+    if answer == 0 && stop.load(Ordering::Relaxed) {
+        return Err(CertifyError::Stopped);
+    }
     written.map_err(|e| CertifyError::Internal(format!("translating CaDiCaL's proof: {e}")))?;
     if answer != 10 && answer != 20 {
         return Err(CertifyError::Internal(format!("CaDiCaL answered {answer}, not a refutation")));

@@ -15,8 +15,8 @@
 //!
 //! The proof is built by a pipeline of its own ([`prove`]), not by the searches of
 //! [`crate::driver`]: the SAT variables are the model's variables, every clause is a row of the
-//! model or derived from one in the proof, and the refutation is varisat's (or CaDiCaL's,
-//! traced in LRAT), logged clause by clause.
+//! model or derived from one in the proof, and the refutation is varisat's or CaDiCaL's
+//! (traced in LRAT), logged clause by clause; with two cores both race ([`race`]).
 
 mod checker;
 mod colour;
@@ -29,6 +29,7 @@ mod lrat;
 mod parts;
 mod proof_file;
 mod prove;
+mod race;
 mod solution;
 pub mod split;
 mod tour_model;
@@ -44,7 +45,7 @@ pub use directory::{
 };
 pub use parts::{Check, Part, FILES};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
-pub use prove::{prove_optimal, ProofFigures, Refuter};
+pub use prove::{prove_optimal, prove_optimal_until, ProofFigures, Refuter};
 pub use solution::{read_solution, stated_value, write_solution};
 pub use tour_model::{colour_argument, tour_cap_model};
 pub use tree::prove_tree;
@@ -64,4 +65,7 @@ pub enum CertifyError {
     /// The pipeline broke one of its own invariants: a bug, never an answer.
     #[error("internal error while certifying: {0}")]
     Internal(String),
+    /// A refutation was stopped because another one, racing it, finished first.
+    #[error("stopped: another refutation finished first")]
+    Stopped,
 }

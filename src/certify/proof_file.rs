@@ -190,12 +190,7 @@ impl Write for Sink {
 impl ProofWriter {
     /// Starts the proof of the certificate in `dir`, removing a proof left there before.
     pub fn create(dir: &Path, compression: ProofCompression) -> io::Result<Self> {
-        for name in [PROOF, PROOF_GZ] {
-            match std::fs::remove_file(dir.join(name)) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
-        }
+        remove_proofs(dir)?;
         let sink = match compression {
             ProofCompression::Gzip => {
                 let encoder = GzEncoder::new(BufWriter::new(File::create(dir.join(PROOF_GZ))?), level());
@@ -225,6 +220,16 @@ impl ProofWriter {
     /// Where the proof's text goes.
     pub fn writer(&mut self) -> &mut Counting<impl Write> {
         &mut self.out
+    }
+
+    /// Gives the proof up unfinished: waits for the gzip copy's thread, if one runs, so that
+    /// nothing writes into the folder afterwards. The files stay for the caller to remove.
+    pub fn discard(self) {
+        if let Sink::Auto(_, Copy::Running { sender, worker, .. }) = self.out.inner {
+            drop(sender);
+            // Its error, if any, concerns a file being given up.
+            let _ = worker.join();
+        }
     }
 
     /// Completes the file (compressing a long proof under `auto`) and returns its sizes.
@@ -260,6 +265,17 @@ impl ProofWriter {
         let stored_bytes = std::fs::metadata(&path)?.len();
         Ok(StoredProof { path, text_bytes, stored_bytes, lines })
     }
+}
+
+/// Removes the proof files (text or gzip) of the certificate in `dir`, if there are any.
+pub fn remove_proofs(dir: &Path) -> io::Result<()> {
+    for name in [PROOF, PROOF_GZ] {
+        match std::fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The gzip level: the fastest. Measured on the 73 MB proof of knight domination 15x15 (the

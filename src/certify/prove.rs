@@ -13,6 +13,7 @@
 //! auxiliary variables come after them, introduced in the proof by their definitions.
 
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
@@ -50,6 +51,8 @@ pub struct ProofFigures {
     /// Subtrees of the search's tree that the proof came to again under a symmetry it had
     /// closed them under, and took the clause of instead of writing them again.
     pub reused: usize,
+    /// The SAT solver whose refutation the proof holds, if it holds one.
+    pub refuter: Option<Refuter>,
 }
 
 /// The objective as OPB minimises it: a maximised objective negated.
@@ -77,9 +80,10 @@ pub fn measure(model: &LinearModel, solution: &[bool]) -> Result<(Objective, i64
 
 /// The SAT solver whose traced refutation becomes the proof.
 ///
-/// varisat is the default: on the bare models certified here CaDiCaL's LRAT refutation
-/// measured no faster (Guarini 3x4 about the same; Finegold's puzzle and 14 bishops slower, with
-/// more lemmas), since what costs is the model's refutation, not the solver.
+/// Neither is faster on every model certified here (Guarini 3x4 about the same; Finegold's
+/// puzzle and 14 bishops slower with CaDiCaL, with more lemmas; a lone knight around a queen on
+/// b2 of a 7x7 board ten times faster with it), so with two cores a certificate races both
+/// (`race.rs`); varisat, the default, refutes alone on one core.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Refuter {
     /// CaDiCaL, traced in LRAT (on Unix, where its trace comes through a pipe).
@@ -87,6 +91,16 @@ pub enum Refuter {
     /// varisat, traced by its own proof checker.
     #[default]
     Varisat,
+}
+
+impl Refuter {
+    /// The solver's name, as `--solver` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Refuter::Cadical => "cadical",
+            Refuter::Varisat => "varisat",
+        }
+    }
 }
 
 /// Writes the proof that `solution` is optimal for `model` into `writer`; `colour`, for a
@@ -98,6 +112,19 @@ pub fn prove_optimal<W: Write>(
     colour: Option<&ColourArgument>,
     refuter: Refuter,
     writer: W,
+) -> Result<ProofFigures, CertifyError> {
+    prove_optimal_until(model, solution, colour, refuter, writer, &AtomicBool::new(false))
+}
+
+/// [`prove_optimal`], stopped with [`CertifyError::Stopped`] once `stop` is set (by a
+/// refutation racing this one that finished first).
+pub fn prove_optimal_until<W: Write>(
+    model: &LinearModel,
+    solution: &[bool],
+    colour: Option<&ColourArgument>,
+    refuter: Refuter,
+    writer: W,
+    stop: &AtomicBool,
 ) -> Result<ProofFigures, CertifyError> {
     let started = Instant::now();
     let (objective, value, rows) = measure(model, solution)?;
@@ -136,7 +163,7 @@ pub fn prove_optimal<W: Write>(
         figures.variables = vars.n_used();
         proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(improving)])?
     } else {
-        refute(clauses, &vars, (colour, &row_ids), refuter, &mut proof, &mut figures)?
+        refute(clauses, &vars, (colour, &row_ids), (refuter, stop), &mut proof, &mut figures)?
     };
     let range = isize::try_from(value).map_err(|_| CertifyError::Internal("value out of range".into()))?;
     let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
@@ -164,7 +191,8 @@ pub fn prove_refuted<W: Write>(
     let mut clauses = Clauses::default();
     let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
     let mut figures = ProofFigures { rows, ..ProofFigures::default() };
-    let empty = refute(clauses, &vars, (colour, &row_ids), refuter, &mut proof, &mut figures)?;
+    let empty =
+        refute(clauses, &vars, (colour, &row_ids), (refuter, &AtomicBool::new(false)), &mut proof, &mut figures)?;
     let mut writer = proof.conclude(OutputGuarantee::None, &Conclusion::<Var>::Unsat(Some(empty.into())))?;
     writer.flush()?;
     figures.seconds = started.elapsed().as_secs_f64();
@@ -191,13 +219,13 @@ fn rows_as_clauses<W: Write>(
 }
 
 /// The colour argument if there is one (`colour`, with the rows' numbers), then the refutation
-/// of what is left by `refuter`; the number of the empty clause. The figures of the formula
-/// and of the refutation go into `figures`.
+/// of what is left by `refuter`, until `stop` is set; the number of the empty clause. The
+/// figures of the formula and of the refutation go into `figures`.
 fn refute<W: Write>(
     clauses: Clauses,
     vars: &BasicVarManager,
     (colour, row_ids): (Option<&ColourArgument>, &[usize]),
-    refuter: Refuter,
+    (refuter, stop): (Refuter, &AtomicBool),
     proof: &mut Proof<W>,
     figures: &mut ProofFigures,
 ) -> Result<AbsConstraintId, CertifyError> {
@@ -216,17 +244,18 @@ fn refute<W: Write>(
         #[cfg(unix)]
         Refuter::Cadical => {
             proof.comment(&"the refutation by CaDiCaL: every LRAT lemma by reverse unit propagation, with hints")?;
-            super::lrat::refute(&formula, &origins, proof)?
+            super::lrat::refute(&formula, &origins, proof, stop)?
         }
         #[cfg(not(unix))]
         Refuter::Cadical => return Err(CertifyError::Unsupported("CaDiCaL's proof trace needs Unix".into())),
         Refuter::Varisat => {
             proof
                 .comment(&"the refutation by varisat: every learned clause by reverse unit propagation, with hints")?;
-            trace::refute(&formula, &origins, proof)?
+            trace::refute(&formula, &origins, proof, stop)?
         }
     };
     figures.lemmas = refutation.lemmas;
     figures.solve_seconds = refutation.seconds;
+    figures.refuter = Some(refuter);
     Ok(empty)
 }

@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pigeons::{AbsConstraintId, ConstraintId, Proof, SubproofElement};
 use rustsat::types::{Clause, Lit, Var};
@@ -46,6 +47,8 @@ struct Tracer<'p, W: Write> {
     ids: HashMap<u64, (AbsConstraintId, bool)>,
     lemmas: usize,
     empty: Option<AbsConstraintId>,
+    /// Set when another refutation finished first: the next step stops varisat.
+    stop: &'p AtomicBool,
 }
 
 impl<W: Write> Tracer<'_, W> {
@@ -72,6 +75,9 @@ impl<W: Write> Tracer<'_, W> {
 
 impl<W: Write> ProofProcessor for Tracer<'_, W> {
     fn process_step(&mut self, step: &CheckedProofStep, data: CheckerData) -> Result<(), anyhow::Error> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(anyhow::anyhow!("stopped"));
+        }
         match step {
             CheckedProofStep::AddClause { id, clause } | CheckedProofStep::DuplicatedClause { id, clause, .. } => {
                 let clause = Self::lits(clause, data)?;
@@ -102,11 +108,12 @@ impl<W: Write> ProofProcessor for Tracer<'_, W> {
 
 /// Solves `clauses` with varisat and logs the refutation; `origins[i]` is the database
 /// constraint that stands for `clauses[i]`. Returns the number of the empty clause; an error
-/// if the clauses are satisfiable.
+/// if the clauses are satisfiable, and [`CertifyError::Stopped`] once `stop` is set.
 pub fn refute<W: Write>(
     clauses: &[Clause],
     origins: &[Option<AbsConstraintId>],
     proof: &mut Proof<W>,
+    stop: &AtomicBool,
 ) -> Result<(AbsConstraintId, Refutation), CertifyError> {
     let started = std::time::Instant::now();
     let inputs: HashMap<Vec<i64>, AbsConstraintId> = clauses
@@ -114,7 +121,7 @@ pub fn refute<W: Write>(
         .zip(origins)
         .filter_map(|(c, &n)| Some((key(c.iter().map(|l| (l.var().idx(), l.is_pos()))), n?)))
         .collect();
-    let mut tracer = Tracer { proof, inputs, ids: HashMap::new(), lemmas: 0, empty: None };
+    let mut tracer = Tracer { proof, inputs, ids: HashMap::new(), lemmas: 0, empty: None, stop };
     let satisfiable = {
         let mut solver = Solver::new();
         solver.add_proof_processor(&mut tracer);
@@ -123,7 +130,11 @@ pub fn refute<W: Write>(
                 clause.iter().map(|l| varisat::Lit::from_index(l.var().idx(), l.is_pos())).collect();
             solver.add_clause(&lits);
         }
-        let answer = solver.solve().map_err(|e| CertifyError::Internal(format!("varisat: {e}")))?;
+        let answer = match solver.solve() {
+            Ok(answer) => answer,
+            Err(_) if stop.load(Ordering::Relaxed) => return Err(CertifyError::Stopped),
+            Err(e) => return Err(CertifyError::Internal(format!("varisat: {e}"))),
+        };
         solver.close_proof().map_err(|e| CertifyError::Internal(format!("varisat: {e}")))?;
         answer
     };

@@ -316,7 +316,10 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
             format!("the search's tree, {} steps, {} subtrees used again", figures.lemmas, figures.reused)
         }
         (true, None) => format!("the search's tree, {} steps", figures.lemmas),
-        (false, _) => format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas),
+        (false, _) => match figures.refuter {
+            Some(refuter) => format!("{} clauses, {} lemmas by {}", figures.clauses, figures.lemmas, refuter.name()),
+            None => format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas),
+        },
     };
     let line = format!(
         "certificate: {} ({} variables, {what}, proof {} lines, {}{compressed}, {:.2} s); check it with `knights-sat verify {}`",

@@ -158,6 +158,7 @@ pub fn prove_tree<W: Write>(
         from_search: true,
         cores: None,
         reused,
+        refuter: None,
     })
 }
 
