@@ -38,6 +38,8 @@ pub struct CertifiedRun {
     pub proof_bytes: Option<u64>,
     /// Whether the proof is the search's own tree (else a refutation of its own).
     pub from_search: bool,
+    /// The SAT solver whose refutation the proof holds, when the answer names it.
+    pub refuter: Option<String>,
 }
 
 /// The rows as a Markdown table.
@@ -82,7 +84,8 @@ pub fn csv(rows: &[BenchRow]) -> String {
 
 impl BenchRow {
     /// The four certificate fields: seconds of `--certify` and of `verify`, the proof's MiB and
-    /// where the proof came from (`search` or `refutation`); `missing` where there is none.
+    /// where the proof came from (`search`, or `refutation by` its solver); `missing` where
+    /// there is none.
     fn certificate_fields(&self, missing: &str, decimals: usize) -> [String; 4] {
         let Some(c) = &self.certificate else { return std::array::from_fn(|_| missing.to_string()) };
         let seconds = |s: Option<f64>| s.map_or(missing.to_string(), |s| format!("{s:.decimals$}"));
@@ -90,7 +93,10 @@ impl BenchRow {
         let from = match (c.seconds, c.from_search) {
             (None, _) => missing.to_string(),
             (Some(_), true) => "search".to_string(),
-            (Some(_), false) => "refutation".to_string(),
+            (Some(_), false) => match &c.refuter {
+                Some(refuter) => format!("refutation by {refuter}"),
+                None => "refutation".to_string(),
+            },
         };
         [seconds(c.seconds), seconds(c.verify_seconds), mib, from]
     }
