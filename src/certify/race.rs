@@ -45,9 +45,7 @@ pub(super) fn prove_optimal(
 ) -> Result<(StoredProof, ProofFigures), CertifyError> {
     let racers = &RACERS[..threads.clamp(1, RACERS.len())];
     if let [refuter] = racers {
-        let mut proof = ProofWriter::create(dir, compression)?;
-        let figures = prove::prove_optimal(model, solution, colour, *refuter, proof.writer())?;
-        return Ok((proof.finish()?, figures));
+        return run(model, solution, colour, *refuter, dir, compression, &AtomicBool::new(false));
     }
     proof_file::remove_proofs(dir)?;
     let stop = AtomicBool::new(false);
@@ -86,7 +84,7 @@ pub(super) fn prove_optimal(
     moved
 }
 
-/// One racer: its proof written into `lane`, until `stop` is set.
+/// One racer: its proof written into the folder `lane`, until `stop` is set.
 fn run(
     model: &LinearModel,
     solution: &[bool],
