@@ -487,6 +487,26 @@ fn a_certificate_of_the_search_tree_is_checked_bound_by_bound() {
     let run = verify(&dir2);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp"), "{}", run.stdout);
+
+    // A node closed from its two children names both as hints: with one of them left out,
+    // propagating the other and the node's decisions no longer conflicts.
+    let pairs: Vec<usize> = proof
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.starts_with("rup ") && line.rsplit(';').next().unwrap().split_whitespace().count() == 2)
+        .map(|(i, _)| i)
+        .collect();
+    assert!(!pairs.is_empty(), "no node closed from its children by hints");
+    let dir3 = copy(&dir, "tree-one-hint");
+    edit(&dir3, "proof.pbp", |t| {
+        let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
+        let line = &mut lines[pairs[pairs.len() / 2]];
+        *line = line.rsplit_once(' ').unwrap().0.to_string();
+        lines.join("\n") + "\n"
+    });
+    let run = verify(&dir3);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects proof.pbp"), "{}", run.stdout);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use crate::certify::CertifyError;
 use crate::encodings::linear::{LinearModel, Relation};
 
 /// A row as a key: its terms sorted by variable, and its right-hand side.
-type RowKey = (Vec<(usize, i64)>, i64);
+pub(super) type RowKey = (Vec<(usize, i64)>, i64);
 
 /// A group of permutations of the variables, element 0 the identity, with each element's
 /// action on the model's `>=` rows.
@@ -68,7 +68,7 @@ fn internal(what: &str) -> CertifyError {
 
 /// The model's rows as the search reads them, each `Σ a·x >= b` (an equality as its two
 /// halves), in VeriPB's numbering.
-fn ge_rows(model: &LinearModel) -> Vec<RowKey> {
+pub(super) fn ge_rows(model: &LinearModel) -> Vec<RowKey> {
     let mut rows = Vec::new();
     for constraint in &model.constraints {
         let key = |sign: i64| {

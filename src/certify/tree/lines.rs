@@ -161,12 +161,13 @@ impl<W: Write> Lines<W> {
     }
 
     /// `rup`: the clause of `literals` (model variable, negated), by reverse unit propagation
-    /// over the whole database; its number.
-    pub fn rup(&mut self, literals: impl Iterator<Item = (usize, bool)>) -> io::Result<u64> {
+    /// over the whole database, or, with `hints`, over those constraints alone (and the
+    /// clause's negation); its number.
+    pub fn rup(&mut self, literals: impl Iterator<Item = (usize, bool)>, hints: &[u64]) -> io::Result<u64> {
         if self.dry {
             return Ok(self.new_id());
         }
-        // As pigeons writes it: the empty clause is `rup  >= 1 ;`.
+        // As pigeons writes it: the empty clause is `rup  >= 1 ;`, hints after the `;`.
         self.line.extend_from_slice(b"rup ");
         for (i, (var, negated)) in literals.enumerate() {
             if i > 0 {
@@ -176,6 +177,10 @@ impl<W: Write> Lines<W> {
             self.literal(var, negated);
         }
         self.line.extend_from_slice(b" >= 1 ;");
+        for &hint in hints {
+            self.line.push(b' ');
+            self.number(hint);
+        }
         self.end_line()?;
         Ok(self.new_id())
     }
@@ -252,8 +257,8 @@ mod tests {
         assert_eq!(lines.pol(&terms[..3], 1, 1).unwrap(), 6);
         lines.group_sums(1);
         assert_eq!(lines.pol(&[Term::Scaled(4, 1)], 3, 3).unwrap(), 7);
-        assert_eq!(lines.rup([(0, true), (10, false)].into_iter()).unwrap(), 8);
-        assert_eq!(lines.rup(std::iter::empty()).unwrap(), 9);
+        assert_eq!(lines.rup([(0, true), (10, false)].into_iter(), &[]).unwrap(), 8);
+        assert_eq!(lines.rup(std::iter::empty(), &[4, 7]).unwrap(), 9);
         lines.delete([5, 6].into_iter()).unwrap();
         lines.strengthening_to_core(true).unwrap();
         assert_eq!(lines.red([(2, true)].into_iter(), [(2, 4), (4, 2)].into_iter()).unwrap(), 10);
@@ -262,7 +267,7 @@ mod tests {
             text,
             "pseudo-Boolean proof version 2.0\nf 3\n* a comment\nsoli x1 ~x2\n\
              pol 1 2 1048576 * + ~x1 + x10 + 2 d\npol 1 2 1048576 * + ~x1 +\npol 4 3 d 3 *\n\
-             rup 1 ~x1 1 x11 >= 1 ;\nrup  >= 1 ;\ndel id 5 6 ;\nstrengthening_to_core on\n\
+             rup 1 ~x1 1 x11 >= 1 ;\nrup  >= 1 ; 4 7\ndel id 5 6 ;\nstrengthening_to_core on\n\
              red 1 ~x3 >= 1 ; x3 -> x5 x5 -> x3\noutput NONE\nconclusion BOUNDS -4 : 9 -4\n\
              end pseudo-Boolean proof\n"
         );

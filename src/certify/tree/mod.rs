@@ -38,6 +38,7 @@
 mod group;
 mod lines;
 mod plan;
+mod sparse;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -49,7 +50,7 @@ use plan::Step;
 
 use super::prove::{measure, ProofFigures};
 use super::CertifyError;
-use crate::driver::{Decision, TreeProof};
+use crate::driver::{Combination, Decision, TreeProof};
 use crate::encodings::linear::LinearModel;
 
 /// A node of the decision tree: its combinations and its children by decision.
@@ -87,7 +88,7 @@ pub fn prove_tree<W: Write>(
     writer: W,
 ) -> Result<ProofFigures, CertifyError> {
     let started = Instant::now();
-    let (_, value, rows) = measure(model, solution)?;
+    let (objective, value, rows) = measure(model, solution)?;
     if rows != tree.model_rows {
         return Err(CertifyError::Internal(format!(
             "the search numbered {} rows, the model has {rows}",
@@ -123,6 +124,15 @@ pub fn prove_tree<W: Write>(
         return Err(internal(&format!("variable {v} named, but the model has {n}")));
     }
     let group = Group::new(model, &tree.symmetries)?;
+    // Each bound with the rows its node can spare taken out (with a cost step, the improving
+    // constraint is divided: left as logged).
+    let (combinations, conflicting): (Vec<Combination>, Vec<bool>) = if step == 1 {
+        let negated = objective.iter().map(|&(c, v)| (v, -c)).collect();
+        let rows = sparse::Rows { model: &group::ge_rows(model), objective: (negated, 1 - value) };
+        tree.combinations.iter().map(|c| sparse::thinned(c, &rows, n)).unzip()
+    } else {
+        (tree.combinations.clone(), vec![false; tree.combinations.len()])
+    };
     let mut nodes = vec![Node::default()];
     for (index, combination) in tree.combinations.iter().enumerate() {
         let at = Node::reach(&mut nodes, &combination.path);
@@ -139,10 +149,20 @@ pub fn prove_tree<W: Write>(
     // A first walk, writing nothing, finds the subtrees that are closed again under the same
     // symmetry (replays within replays); the second keeps their clauses instead.
     let mut counting = Lines::counting(rows);
-    let mut first = Walk::new(tree, &group, &nodes, rows, bound, &mut counting, Reuse::Find(HashSet::new()));
+    let mut first = Walk::new(
+        tree,
+        (&combinations, &conflicting),
+        &group,
+        &nodes,
+        rows,
+        bound,
+        &mut counting,
+        Reuse::Find(HashSet::new()),
+    );
     first.close(0, 0)?;
     let Reuse::Find(again) = first.reuse else { unreachable!("the first walk finds") };
-    let mut walk = Walk::new(tree, &group, &nodes, rows, bound, &mut proof, Reuse::Keep(again));
+    let mut walk =
+        Walk::new(tree, (&combinations, &conflicting), &group, &nodes, rows, bound, &mut proof, Reuse::Keep(again));
     let empty = walk.close(0, 0)?;
     let (steps, reused) = (walk.steps, walk.reused);
     let mut writer = proof.conclude(value, empty)?;
@@ -176,6 +196,10 @@ fn negated(path: &[Decision]) -> impl Iterator<Item = (usize, bool)> + '_ {
 /// identity, except in a replay).
 struct Walk<'a, W: Write> {
     tree: &'a TreeProof,
+    /// The tree's bounds, as the proof states them.
+    combinations: &'a [Combination],
+    /// Whether each bound is false under its node's decisions alone.
+    conflicting: &'a [bool],
     group: &'a Group,
     nodes: &'a [Node],
     /// Rows of the model.
@@ -213,6 +237,7 @@ impl<'a, W: Write> Walk<'a, W> {
     #[allow(clippy::too_many_arguments)]
     fn new(
         tree: &'a TreeProof,
+        (combinations, conflicting): (&'a [Combination], &'a [bool]),
         group: &'a Group,
         nodes: &'a [Node],
         rows: usize,
@@ -222,6 +247,8 @@ impl<'a, W: Write> Walk<'a, W> {
     ) -> Self {
         Walk {
             tree,
+            combinations,
+            conflicting,
             group,
             nodes,
             rows,
@@ -262,9 +289,17 @@ impl<W: Write> Walk<'_, W> {
         let nodes = self.nodes;
         self.stack.push(at);
         let mut derived = Vec::new();
+        // What closes the node by propagating a few constraints, when that is known: a bound
+        // false under its decisions alone, or the two children on one variable.
+        let mut hints = Vec::new();
         for &c in &nodes[at].combinations {
-            derived.push(self.combine(c, g)?);
+            let id = self.combine(c, g)?;
+            if hints.is_empty() && self.conflicting[c] {
+                hints.push(id);
+            }
+            derived.push(id);
         }
+        let mut children = Vec::new();
         // Orbital fixing by `red` here, outside replays and outside the placing children of
         // every node that fixes by `red` (see `fix_orbits`).
         let by_red = g == 0 && self.replaying == 0 && self.under_red == 0 && !nodes[at].orbits.is_empty();
@@ -276,6 +311,7 @@ impl<W: Write> Walk<'_, W> {
                 let closed = self.close(child, g);
                 self.path.pop();
                 let closed = closed?;
+                children.push((decision, closed));
                 if !self.kept(child, g) {
                     derived.push(closed);
                 }
@@ -294,7 +330,14 @@ impl<W: Write> Walk<'_, W> {
                 }
             }
         }
-        let id = self.refute_path(g)?;
+        if hints.is_empty() {
+            let pair = children.iter().find_map(|&((v, one), id)| {
+                let other = children.iter().find(|c| c.0 == (v, !one))?;
+                one.then_some([id, other.1])
+            });
+            hints.extend(pair.into_iter().flatten());
+        }
+        let id = self.refute_path(g, &hints)?;
         if self.kept(at, g) {
             self.closed.insert((at, g), id);
         }
@@ -305,11 +348,12 @@ impl<W: Write> Walk<'_, W> {
         Ok(id)
     }
 
-    /// The clause refuting the path, renamed by `g`, by reverse unit propagation.
-    fn refute_path(&mut self, g: usize) -> Result<u64, CertifyError> {
+    /// The clause refuting the path, renamed by `g`, by reverse unit propagation (over
+    /// `hints` alone if there are any).
+    fn refute_path(&mut self, g: usize, hints: &[u64]) -> Result<u64, CertifyError> {
         let perm = &self.group.perms[g];
         self.steps += 1;
-        Ok(self.proof.rup(negated(&self.path).map(|(v, negated)| (perm[v], negated)))?)
+        Ok(self.proof.rup(negated(&self.path).map(|(v, negated)| (perm[v], negated)), hints)?)
     }
 
     /// The clauses "not all of node `at`'s decisions, and not `o`" for every image `o` of the
@@ -418,7 +462,7 @@ impl<W: Write> Walk<'_, W> {
         self.replaying += 1;
         let closed = match child {
             Some(child) => self.close(child, renamed),
-            None => self.refute_path(renamed),
+            None => self.refute_path(renamed, &[]),
         };
         self.replaying -= 1;
         let closed = closed?;
@@ -472,8 +516,7 @@ impl<W: Write> Walk<'_, W> {
 
     /// The `pol` step of combination `c`, renamed by `g`.
     fn combine(&mut self, c: usize, g: usize) -> Result<u64, CertifyError> {
-        let tree = self.tree;
-        let combination = &tree.combinations[c];
+        let combination = &self.combinations[c];
         let mut terms = Vec::with_capacity(combination.multipliers.len() + 1);
         for &(row, multiplier) in &combination.multipliers {
             terms.push(Term::Scaled(self.row(row, g)?, multiplier));

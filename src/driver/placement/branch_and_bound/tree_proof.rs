@@ -8,7 +8,7 @@ pub type Decision = (usize, bool);
 /// One bound the search used at a node: `Σ multiplier · row + objective · (cost <= best -
 /// step)`, with the rows numbered as the search numbers them (the model's `>=` rows in the
 /// order VeriPB numbers them, then the cuts).
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Combination {
     /// The decisions of the node, in the order they were taken.
     pub path: Vec<Decision>,

@@ -1,0 +1,133 @@
+//! Fewer rows in a bound: a combination that the search logged is often far stronger than its
+//! node needs, and every row it sums costs VeriPB an addition of the row's terms.
+//!
+//! A combination `Σ y·row + objective` is a constraint `Σ A_j·x_j >= B`. Under the decisions
+//! of its node it is false when its largest possible left side, `M`, the sum of `A_j·x_j` over
+//! the decided variables and of the positive `A_j` of the others, falls below `B`. Taking a
+//! row out lowers `B` by `y·b` and moves `M` by what the row's terms change; the row may go
+//! when `M < B` still holds. The rows are tried from the smallest multiplier up, once each.
+//!
+//! Only combinations that are false under their node's decisions alone are thinned: one that
+//! propagates (reduced-cost or strong-branching fixings), or conflicts only once other steps
+//! have fixed more, is kept as the search logged it. A thinned combination conflicts wherever
+//! the logged one did, so the proof closes the same nodes; the renamed copies of replays
+//! conflict under the renamed decisions, since a symmetry maps rows onto rows.
+
+use super::group::RowKey;
+use crate::driver::Combination;
+
+/// The rows a combination may sum, in the search's numbering, and the objective-improving
+/// constraint, each `Σ a·x >= b`.
+pub(super) struct Rows<'a> {
+    /// The model's `>=` rows, in VeriPB's numbering.
+    pub model: &'a [RowKey],
+    /// The objective-improving constraint `-Σ cost·x >= 1 - value`.
+    pub objective: RowKey,
+}
+
+/// `combination` with the rows it can spare taken out (see the module's comment), and whether
+/// it is false under its node's decisions alone; as it is if it sums a cut, or is not false
+/// there.
+pub(super) fn thinned(combination: &Combination, rows: &Rows, n: usize) -> (Combination, bool) {
+    let unchanged = || (combination.clone(), false);
+    if combination.multipliers.iter().any(|&(r, _)| r >= rows.model.len()) {
+        return unchanged();
+    }
+    let mut value: Vec<Option<bool>> = vec![None; n];
+    for &(v, one) in &combination.path {
+        if v >= n {
+            return unchanged();
+        }
+        value[v] = Some(one);
+    }
+    // The sum, exactly.
+    let mut a = vec![0i128; n];
+    let mut b = 0i128;
+    let mut add = |(terms, rhs): &RowKey, y: i128| {
+        for &(v, c) in terms {
+            a[v] += y * i128::from(c);
+        }
+        b += y * i128::from(*rhs);
+    };
+    for &(r, y) in &combination.multipliers {
+        add(&rows.model[r], i128::from(y));
+    }
+    if combination.objective > 0 {
+        add(&rows.objective, i128::from(combination.objective));
+    }
+    let most = |v: usize, a: i128| -> i128 {
+        match value[v] {
+            Some(true) => a,
+            Some(false) => 0,
+            None => a.max(0),
+        }
+    };
+    let mut m: i128 = (0..n).map(|v| most(v, a[v])).sum();
+    if m >= b {
+        return unchanged();
+    }
+    let mut order: Vec<usize> = (0..combination.multipliers.len()).collect();
+    order.sort_by_key(|&i| combination.multipliers[i].1);
+    let mut kept = vec![true; combination.multipliers.len()];
+    for i in order {
+        let (r, y) = combination.multipliers[i];
+        let (terms, rhs) = &rows.model[r];
+        let y = i128::from(y);
+        let moved: i128 = terms.iter().map(|&(v, c)| most(v, a[v] - y * i128::from(c)) - most(v, a[v])).sum();
+        if m + moved < b - y * i128::from(*rhs) {
+            for &(v, c) in terms {
+                a[v] -= y * i128::from(c);
+            }
+            m += moved;
+            b -= y * i128::from(*rhs);
+            kept[i] = false;
+        }
+    }
+    let multipliers = combination.multipliers.iter().zip(&kept).filter(|t| *t.1).map(|t| *t.0).collect();
+    (Combination { path: combination.path.clone(), multipliers, objective: combination.objective }, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{thinned, Combination, Rows};
+
+    /// Three squares, each pair of them covered (`x_a + x_b >= 1`), one row over all three,
+    /// and the improving constraint of a solution of two pieces: `-x0 - x1 - x2 >= -1`.
+    fn rows() -> (Vec<super::RowKey>, super::RowKey) {
+        let pair = |a: usize, b: usize| (vec![(a, 1), (b, 1)], 1);
+        let model = vec![pair(0, 1), pair(1, 2), pair(0, 2), (vec![(0, 1), (1, 1), (2, 1)], 1)];
+        (model, (vec![(0, -1), (1, -1), (2, -1)], -1))
+    }
+
+    #[test]
+    fn a_row_the_bound_can_spare_is_taken_out_and_the_others_stay() {
+        let (model, objective) = rows();
+        let rows = Rows { model: &model, objective };
+        // The three pairs at 4 and the objective at 8 sum to `0 >= 4`; the row over all three
+        // at 1 adds `x0 + x1 + x2 >= 1`, which the bound does not need.
+        let logged = Combination { path: vec![], multipliers: vec![(0, 4), (1, 4), (2, 4), (3, 1)], objective: 8 };
+        let (thin, conflicting) = thinned(&logged, &rows, 3);
+        assert!(conflicting);
+        assert_eq!(thin.multipliers, vec![(0, 4), (1, 4), (2, 4)]);
+        assert_eq!((thin.path, thin.objective), (logged.path, 8));
+    }
+
+    #[test]
+    fn a_bound_that_is_not_false_under_its_decisions_is_kept_as_logged() {
+        let (model, objective) = rows();
+        let rows = Rows { model: &model, objective };
+        // Without the objective the pairs only say `2 x0 + 2 x1 + 2 x2 >= 3`: true with
+        // nothing decided, false once x0 and x1 are empty (and then thinned).
+        let logged = Combination { path: vec![], multipliers: vec![(0, 1), (1, 1), (2, 1), (3, 1)], objective: 0 };
+        let (same, conflicting) = thinned(&logged, &rows, 3);
+        assert!(!conflicting);
+        assert_eq!(same.multipliers, logged.multipliers);
+        let decided = Combination { path: vec![(0, false), (1, false)], ..logged.clone() };
+        let (thin, conflicting) = thinned(&decided, &rows, 3);
+        assert!(conflicting);
+        assert!(thin.multipliers.len() < 4, "{:?}", thin.multipliers);
+        // A combination that sums a cut (a row past the model's) is not thinned here.
+        let cut = Combination { path: vec![(0, false), (1, false)], multipliers: vec![(4, 1), (0, 1)], objective: 0 };
+        assert_eq!(thinned(&cut, &rows, 3), (cut.clone(), false));
+    }
+}
