@@ -493,7 +493,9 @@ fn a_certificate_of_the_search_tree_is_checked_bound_by_bound() {
     let pairs: Vec<usize> = proof
         .lines()
         .enumerate()
-        .filter(|(_, line)| line.starts_with("rup ") && line.rsplit(';').next().unwrap().split_whitespace().count() == 2)
+        .filter(|(_, line)| {
+            line.starts_with("rup ") && line.rsplit(';').next().unwrap().split_whitespace().count() == 2
+        })
         .map(|(i, _)| i)
         .collect();
     assert!(!pairs.is_empty(), "no node closed from its children by hints");

@@ -128,7 +128,9 @@ pub fn prove_tree<W: Write>(
     // constraint is divided: left as logged).
     let (combinations, conflicting): (Vec<Combination>, Vec<bool>) = if step == 1 {
         let negated = objective.iter().map(|&(c, v)| (v, -c)).collect();
-        let rows = sparse::Rows { model: &group::ge_rows(model), objective: (negated, 1 - value) };
+        let model_rows = group::ge_rows(model);
+        let cuts = sparse::cut_rows(&model_rows, &tree.separated, &tree.kept, n).unwrap_or_default();
+        let rows = sparse::Rows { model: &model_rows, cuts, objective: (negated, 1 - value) };
         tree.combinations.iter().map(|c| sparse::thinned(c, &rows, n)).unzip()
     } else {
         (tree.combinations.clone(), vec![false; tree.combinations.len()])

@@ -7,6 +7,9 @@
 //! row out lowers `B` by `y·b` and moves `M` by what the row's terms change; the row may go
 //! when `M < B` still holds. The rows are tried from the smallest multiplier up, once each.
 //!
+//! The search's cuts are rows too: a zero-half cut is computed as VeriPB derives it (the sum
+//! of its rows and bounds, in normalized form, divided by two and rounded up).
+//!
 //! Only combinations that are false under their node's decisions alone are thinned: one that
 //! propagates (reduced-cost or strong-branching fixings), or conflicts only once other steps
 //! have fixed more, is kept as the search logged it. A thinned combination conflicts wherever
@@ -14,15 +17,76 @@
 //! conflict under the renamed decisions, since a symmetry maps rows onto rows.
 
 use super::group::RowKey;
-use crate::driver::Combination;
+use crate::driver::{Combination, CutOrigin};
 
 /// The rows a combination may sum, in the search's numbering, and the objective-improving
 /// constraint, each `Σ a·x >= b`.
 pub(super) struct Rows<'a> {
     /// The model's `>=` rows, in VeriPB's numbering.
     pub model: &'a [RowKey],
+    /// The cuts kept as rows after the model's (none if they could not be computed).
+    pub cuts: Vec<RowKey>,
     /// The objective-improving constraint `-Σ cost·x >= 1 - value`.
     pub objective: RowKey,
+}
+
+impl Rows<'_> {
+    fn get(&self, r: usize) -> Option<&RowKey> {
+        match r.checked_sub(self.model.len()) {
+            None => Some(&self.model[r]),
+            Some(k) => self.cuts.get(k),
+        }
+    }
+}
+
+/// The kept cuts as rows: `kept` indexes `separated`, whose rows are numbered among `model`'s
+/// and the cuts separated before each; `None` if an index is out of place.
+pub(super) fn cut_rows(model: &[RowKey], separated: &[CutOrigin], kept: &[usize], n: usize) -> Option<Vec<RowKey>> {
+    let mut cuts: Vec<RowKey> = Vec::with_capacity(separated.len());
+    for (k, origin) in separated.iter().enumerate() {
+        let mut sum = vec![0i64; n];
+        let mut rhs = 0i64;
+        for &r in &origin.rows {
+            let (terms, b) = match r.checked_sub(model.len()) {
+                None => &model[r],
+                Some(earlier) if earlier < k => &cuts[earlier],
+                Some(_) => return None,
+            };
+            for &(v, a) in terms {
+                *sum.get_mut(v)? += a;
+            }
+            rhs += b;
+        }
+        for &(v, upper) in &origin.bounds {
+            // `~x >= 0` is `-x >= -1`; `x >= 0` adds nothing but the term.
+            if upper {
+                *sum.get_mut(v)? -= 1;
+                rhs -= 1;
+            } else {
+                *sum.get_mut(v)? += 1;
+            }
+        }
+        // In normalized form a negative term `-a·x` is `a·~x` with `a` more on the right; each
+        // coefficient and the right side are halved, rounding up, then read back.
+        let mut degree = rhs + sum.iter().filter(|&&a| a < 0).map(|a| -a).sum::<i64>();
+        degree = div_ceil(degree, 2);
+        let mut terms = Vec::new();
+        for (v, &a) in sum.iter().enumerate() {
+            if a > 0 {
+                terms.push((v, div_ceil(a, 2)));
+            } else if a < 0 {
+                let half = div_ceil(-a, 2);
+                terms.push((v, -half));
+                degree -= half;
+            }
+        }
+        cuts.push((terms, degree));
+    }
+    kept.iter().map(|&k| cuts.get(k).cloned()).collect()
+}
+
+fn div_ceil(a: i64, b: i64) -> i64 {
+    a.div_euclid(b) + i64::from(a.rem_euclid(b) != 0)
 }
 
 /// `combination` with the rows it can spare taken out (see the module's comment), and whether
@@ -30,9 +94,9 @@ pub(super) struct Rows<'a> {
 /// there.
 pub(super) fn thinned(combination: &Combination, rows: &Rows, n: usize) -> (Combination, bool) {
     let unchanged = || (combination.clone(), false);
-    if combination.multipliers.iter().any(|&(r, _)| r >= rows.model.len()) {
+    let Some(summed) = combination.multipliers.iter().map(|&(r, _)| rows.get(r)).collect::<Option<Vec<_>>>() else {
         return unchanged();
-    }
+    };
     let mut value: Vec<Option<bool>> = vec![None; n];
     for &(v, one) in &combination.path {
         if v >= n {
@@ -49,8 +113,8 @@ pub(super) fn thinned(combination: &Combination, rows: &Rows, n: usize) -> (Comb
         }
         b += y * i128::from(*rhs);
     };
-    for &(r, y) in &combination.multipliers {
-        add(&rows.model[r], i128::from(y));
+    for (row, &(_, y)) in summed.iter().zip(&combination.multipliers) {
+        add(row, i128::from(y));
     }
     if combination.objective > 0 {
         add(&rows.objective, i128::from(combination.objective));
@@ -70,8 +134,8 @@ pub(super) fn thinned(combination: &Combination, rows: &Rows, n: usize) -> (Comb
     order.sort_by_key(|&i| combination.multipliers[i].1);
     let mut kept = vec![true; combination.multipliers.len()];
     for i in order {
-        let (r, y) = combination.multipliers[i];
-        let (terms, rhs) = &rows.model[r];
+        let y = combination.multipliers[i].1;
+        let (terms, rhs) = summed[i];
         let y = i128::from(y);
         let moved: i128 = terms.iter().map(|&(v, c)| most(v, a[v] - y * i128::from(c)) - most(v, a[v])).sum();
         if m + moved < b - y * i128::from(*rhs) {
@@ -89,7 +153,7 @@ pub(super) fn thinned(combination: &Combination, rows: &Rows, n: usize) -> (Comb
 
 #[cfg(test)]
 mod tests {
-    use super::{thinned, Combination, Rows};
+    use super::{cut_rows, thinned, Combination, CutOrigin, Rows};
 
     /// Three squares, each pair of them covered (`x_a + x_b >= 1`), one row over all three,
     /// and the improving constraint of a solution of two pieces: `-x0 - x1 - x2 >= -1`.
@@ -102,7 +166,7 @@ mod tests {
     #[test]
     fn a_row_the_bound_can_spare_is_taken_out_and_the_others_stay() {
         let (model, objective) = rows();
-        let rows = Rows { model: &model, objective };
+        let rows = Rows { model: &model, cuts: Vec::new(), objective };
         // The three pairs at 4 and the objective at 8 sum to `0 >= 4`; the row over all three
         // at 1 adds `x0 + x1 + x2 >= 1`, which the bound does not need.
         let logged = Combination { path: vec![], multipliers: vec![(0, 4), (1, 4), (2, 4), (3, 1)], objective: 8 };
@@ -115,7 +179,7 @@ mod tests {
     #[test]
     fn a_bound_that_is_not_false_under_its_decisions_is_kept_as_logged() {
         let (model, objective) = rows();
-        let rows = Rows { model: &model, objective };
+        let rows = Rows { model: &model, cuts: Vec::new(), objective };
         // Without the objective the pairs only say `2 x0 + 2 x1 + 2 x2 >= 3`: true with
         // nothing decided, false once x0 and x1 are empty (and then thinned).
         let logged = Combination { path: vec![], multipliers: vec![(0, 1), (1, 1), (2, 1), (3, 1)], objective: 0 };
@@ -126,8 +190,27 @@ mod tests {
         let (thin, conflicting) = thinned(&decided, &rows, 3);
         assert!(conflicting);
         assert!(thin.multipliers.len() < 4, "{:?}", thin.multipliers);
-        // A combination that sums a cut (a row past the model's) is not thinned here.
+        // A combination that sums a row that does not exist is left to the checker.
         let cut = Combination { path: vec![(0, false), (1, false)], multipliers: vec![(4, 1), (0, 1)], objective: 0 };
         assert_eq!(thinned(&cut, &rows, 3), (cut.clone(), false));
+    }
+
+    #[test]
+    fn a_zero_half_cut_is_the_halved_sum_rounded_up_as_veripb_divides_it() {
+        // x0 + x1 <= 1, x0 + x2 >= 1, x1 + x2 >= 1: the sum is `2 x2 >= 1`, halved `x2 >= 1`.
+        let at_most_one = (vec![(0, -1), (1, -1)], -1);
+        let model =
+            vec![at_most_one, (vec![(0, 1), (2, 1)], 1), (vec![(1, 1), (2, 1)], 1), (vec![(1, -1), (2, -1)], -1)];
+        let first = CutOrigin { rows: [0, 1, 2], bounds: vec![] };
+        // The first cut, x1 + x2 <= 1, x0 + x1 <= 1 and the bounds `~x0 >= 0`, `x1 >= 0`:
+        // `-2 x0 - x1 >= -2`, normalized `2 ~x0 + ~x1 >= 1`, halved (rounding up)
+        // `~x0 + ~x1 >= 1`, that is `-x0 - x1 >= -1`.
+        let second = CutOrigin { rows: [4, 3, 0], bounds: vec![(0, true), (1, false)] };
+        let cuts = cut_rows(&model, &[first, second], &[1, 0], 3).expect("both cuts");
+        assert_eq!(cuts[1], (vec![(2, 1)], 1));
+        assert_eq!(cuts[0], (vec![(0, -1), (1, -1)], -1));
+        // A cut may not sum itself or a later one.
+        let itself = CutOrigin { rows: [4, 1, 2], bounds: vec![] };
+        assert_eq!(cut_rows(&model, &[itself], &[0], 3), None);
     }
 }
