@@ -111,12 +111,37 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
     result.map_err(|_| ())
 }
 
+/// How many lines of the proof travel together from the reading thread to the checker.
+const BATCH: usize = 1024;
+
+/// The lines of `reader`, read (and decompressed) ahead on a thread of their own, so that
+/// VeriPB's checking does not wait for them; a read error ends them.
+fn read_ahead(reader: Box<dyn BufRead + Send>) -> impl Iterator<Item = std::io::Result<String>> {
+    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<std::io::Result<String>>>(64);
+    std::thread::spawn(move || {
+        let mut batch = Vec::with_capacity(BATCH);
+        for line in reader.lines() {
+            let failed = line.is_err();
+            batch.push(line);
+            if batch.len() < BATCH && !failed {
+                continue;
+            }
+            // A read error is the batch's last line: the checker reports it there.
+            if send.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() || failed {
+                return;
+            }
+        }
+        let _ = send.send(batch);
+    });
+    receive.into_iter().flatten()
+}
+
 /// Feeds the proof to `verifier` line by line, as VeriPB's own file loop does, but from any
 /// reader and failing on a read error instead of stopping short; the `conclusion` lines seen.
-fn verify_lines(verifier: &mut Verifier, reader: Box<dyn BufRead>, path: &Path) -> Result<Vec<String>, String> {
+fn verify_lines(verifier: &mut Verifier, reader: Box<dyn BufRead + Send>, path: &Path) -> Result<Vec<String>, String> {
     let mut conclusions = Vec::new();
     let mut read = 0;
-    for (index, line) in reader.lines().enumerate() {
+    for (index, line) in read_ahead(reader).enumerate() {
         read += 1;
         let number = index + 1;
         LINE.with(|l| l.set(number));

@@ -305,7 +305,7 @@ pub fn find(dir: &Path) -> Result<PathBuf, String> {
 }
 
 /// Opens a proof for reading line by line, decompressing it when it starts as gzip does.
-pub fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
+pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     let mut file = File::open(path)?;
     let mut magic = [0u8; 2];
     let read = read_up_to(&mut file, &mut magic)?;
