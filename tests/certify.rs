@@ -117,6 +117,25 @@ fn the_queen_d5_tour_is_certified_by_the_colour_argument() {
     assert!(proof.contains("the colour argument"));
 }
 
+/// Two knights from h8 and a1, jumping together: 22 time steps, since their landings on the
+/// colour they start on (22 targets of it besides their starts) are at most ten each in 21.
+#[test]
+fn two_knights_around_d5_are_certified_by_the_colour_count() {
+    let dir = fresh_dir("two-knights-d5");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        "puzzles/bench-tours/queen-d5-two-knights-steps.toml",
+        "--certify",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("decided by the colour argument"), "{}", run.stdout);
+    assert_verified(&dir, "22", "22 <= obj <= 22");
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    assert!(proof.contains("the colour count: 22 targets of colour 0"), "{}", &proof[..proof.len().min(2000)]);
+}
+
 /// A free start: the colour argument once for each colour of the start, then the two added up
 /// with the start row. Without the second colour's case the proof falls short.
 #[test]

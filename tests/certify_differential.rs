@@ -206,7 +206,7 @@ fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str, r
     let assignment = cap.assignment(puzzle, route).unwrap();
     let colour = colour_argument(&cap, puzzle);
     if puzzle.objective == TourObjective::Steps {
-        assert!(colour.is_none());
+        assert!(!matches!(colour, Some(ColourArgument::Lone(_))), "a lone knight's argument counts moves");
     }
     let bounds = certify_and_check(&cap.model, &assignment, &work_dir(name), colour.as_ref(), refuter);
     let value = value as i64;
@@ -254,6 +254,98 @@ fn tours_of_the_steps_objective_certified_at_the_dijkstra_optimum() {
         certified >= 15 && together >= 3,
         "only {certified} tours certified, {together} with knights jumping together"
     );
+}
+
+/// Two or three knights from fixed starts on a 4x4 or 5x4 board, most targets of one colour:
+/// the tours the colour count may decide.
+fn random_crowded_tour(rng: &mut ChaCha8Rng, objective: TourObjective) -> Option<TourPuzzle> {
+    // Three knights on 4x4, two on up to 5x4: small enough for the exhaustive search.
+    let three = rng.random_bool(0.3);
+    let board = Board::new(if three { 4 } else { rng.random_range(4..=5) }, 4).unwrap();
+    let mut free: Vec<Square> = board.squares().collect();
+    let colour = |s: Square| (board.file(s) + board.rank(s)) % 2;
+    let mut knights = Vec::new();
+    for _ in 0..if three { 3 } else { 2 } {
+        knights.push(KnightStart::At(free.swap_remove(rng.random_range(0..free.len()))));
+    }
+    let crowded = rng.random_range(0..2);
+    let mut targets: Vec<Square> = Vec::new();
+    for square in free {
+        let odds = if colour(square) == crowded { 0.6 } else { 0.1 };
+        if rng.random_bool(odds) {
+            targets.push(square);
+        }
+    }
+    TourPuzzle::new(None, board, Vec::new(), knights, Some(targets), VisitOrder::Any, objective).ok()
+}
+
+#[test]
+fn tours_of_several_knights_certified_by_the_colour_count_at_the_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 5);
+    let (mut certified, mut counted) = ([0, 0], [0, 0]);
+    for i in 0..50 {
+        let objective = if i % 2 == 0 { TourObjective::Moves } else { TourObjective::Steps };
+        let Some(puzzle) = random_crowded_tour(&mut rng, objective) else { continue };
+        let Ok(Some(optimum)) = optimal_tour(&puzzle, 100_000) else { continue };
+        let value = if objective == TourObjective::Moves { optimum.moves } else { optimum.steps };
+        let route = optimal_route(&puzzle, i);
+        let name = format!("crowded-{i}");
+        certify_route(&puzzle, &route, value, &name, refuter(i));
+        let proof = std::fs::read_to_string(work_dir(&name).join("proof.pbp")).unwrap();
+        certified[i % 2] += 1;
+        counted[i % 2] += usize::from(proof.contains("the colour count"));
+    }
+    // Each objective: certified often, and decided by the count in some but not all.
+    for (objective, (&certified, &counted)) in ["moves", "steps"].iter().zip(certified.iter().zip(&counted)) {
+        assert!(certified >= 15, "{objective}: only {certified} tours certified");
+        assert!(counted >= 3 && counted < certified, "{objective}: {counted} of {certified} decided by the count");
+    }
+}
+
+/// The colour count of two knights around a queen on d5 of 8x8 (22 time steps, their landings
+/// on the colour of their starts too few in 21): checked, then rejected with the
+/// objective-improving constraint left out of its last line, or with one step's colour
+/// change not halved.
+#[test]
+fn the_colour_count_is_checked_line_by_line() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/bench-tours/queen-d5-two-knights-steps.toml");
+    let Puzzle::Tour(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("a tour") };
+    let route = optimal_route(&puzzle, 0);
+    assert_eq!(route.time_steps(), 22, "the suite's optimum");
+    let name = "count-d5";
+    certify_route(&puzzle, &route, 22, name, Refuter::Varisat);
+    let dir = work_dir(name);
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    assert!(proof.contains("the colour count"), "not decided by the count");
+    let spoiled = |change: &dyn Fn(&str) -> Option<String>| {
+        let mut done = false;
+        let text: String = proof
+            .lines()
+            .map(|line| match (done, change(line)) {
+                (false, Some(new)) => {
+                    done = true;
+                    new
+                }
+                _ => line.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n";
+        assert!(done, "nothing to spoil");
+        std::fs::write(dir.join("proof.pbp"), text).unwrap();
+        check(&dir.join("model.opb"), &dir.join("proof.pbp"))
+    };
+    // Each knight's line adds the objective-improving constraint (the first after the
+    // model's `f` rows), then halves.
+    let f: usize = proof.lines().nth(1).unwrap().trim_start_matches("f ").trim().parse().unwrap();
+    let improving = format!(" {} + 2 d", f + 1);
+    let without_objective = spoiled(&|line: &str| {
+        let rest = line.strip_prefix("pol ")?.strip_suffix(improving.as_str())?;
+        Some(format!("pol {rest} 2 d"))
+    });
+    assert!(without_objective.is_err(), "accepted without the objective: {without_objective:?}");
+    let not_halved = spoiled(&|line: &str| line.strip_suffix(" + 2 d").map(|rest| format!("{rest} +")));
+    assert!(not_halved.is_err(), "accepted a change of colour not halved: {not_halved:?}");
 }
 
 #[test]

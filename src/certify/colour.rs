@@ -29,11 +29,21 @@ use pigeons::{AbsConstraintId, ConstraintId, OperationSequence, Proof};
 use rustsat::types::{Clause, Lit, Var};
 
 use super::derive::Clauses;
+use super::landings::Landings;
 use super::CertifyError;
+
+/// A colour argument that may decide a tour's certificate before any refutation.
+#[derive(Clone, Debug)]
+pub enum ColourArgument {
+    /// A lone knight touching its targets in any order (this module).
+    Lone(LoneKnight),
+    /// Several knights from starts of known colours ([`super::landings`]).
+    Landings(Landings),
+}
 
 /// What the argument needs from the model of a lone knight's tour in any order.
 #[derive(Clone, Debug)]
-pub struct ColourArgument {
+pub struct LoneKnight {
     /// at[t][s]: the knight on square s after step t, where the model has the variable.
     pub at: Vec<Vec<Option<usize>>>,
     /// moved[t - 1]: the knight jumps in step t.
@@ -67,7 +77,7 @@ fn rup<W: Write>(proof: &mut Proof<W>, lits: &[Lit], out: &mut Clauses) -> Resul
 /// one more for an equality). Returns the number of `0 >= 1` when the count decides; adds the
 /// derived clauses to `out` either way.
 pub fn derive<W: Write>(
-    arg: &ColourArgument,
+    arg: &LoneKnight,
     row_ids: &[usize],
     proof: &mut Proof<W>,
     out: &mut Clauses,
@@ -107,7 +117,7 @@ pub fn derive<W: Write>(
 /// Steps 2 to 4 for a start of colour `colour`, each clause weakened by `other` (the starts of
 /// the other colour): the clause `other` when the count decides.
 fn start_colour<W: Write>(
-    arg: &ColourArgument,
+    arg: &LoneKnight,
     colour: usize,
     other: &[Lit],
     row_ids: &[usize],

@@ -573,6 +573,7 @@ pub fn search<W: Write>(
         cores: Some(oracle.cores.len()),
         reused: 0,
         refuter: Some(super::Refuter::Cadical),
+        by_colour: false,
     };
     let mut writer = oracle.proof.conclude(OutputGuarantee::None, &conclusion)?;
     writer.flush()?;

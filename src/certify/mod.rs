@@ -24,6 +24,7 @@ mod colour;
 pub mod core_guided;
 mod derive;
 mod directory;
+mod landings;
 #[cfg(unix)]
 mod lrat;
 mod parts;
@@ -37,12 +38,13 @@ mod trace;
 mod tree;
 
 pub use checker::{check, check_unsat, Bounds};
-pub use colour::ColourArgument;
+pub use colour::{ColourArgument, LoneKnight};
 #[cfg(unix)]
 pub use directory::certify_core_guided;
 pub use directory::{
     certified_model, certify, certify_with, opb_value, verify, Certificate, Verification, VerifyError,
 };
+pub use landings::Landings;
 pub use parts::{Check, Part, FILES};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, prove_optimal_until, ProofFigures, Refuter};

@@ -53,6 +53,8 @@ pub struct ProofFigures {
     pub reused: usize,
     /// The SAT solver whose refutation the proof holds, if it holds one.
     pub refuter: Option<Refuter>,
+    /// A colour argument decided the bound: no refutation followed.
+    pub by_colour: bool,
 }
 
 /// The objective as OPB minimises it: a maximised objective negated.
@@ -163,7 +165,8 @@ pub fn prove_optimal_until<W: Write>(
         figures.variables = vars.n_used();
         proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(improving)])?
     } else {
-        refute(clauses, &vars, (colour, &row_ids), (refuter, stop), &mut proof, &mut figures)?
+        let objective = Some((improving, bound));
+        refute(clauses, &mut vars, (colour, objective, &row_ids), (refuter, stop), &mut proof, &mut figures)?
     };
     let range = isize::try_from(value).map_err(|_| CertifyError::Internal("value out of range".into()))?;
     let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
@@ -191,8 +194,8 @@ pub fn prove_refuted<W: Write>(
     let mut clauses = Clauses::default();
     let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
     let mut figures = ProofFigures { rows, ..ProofFigures::default() };
-    let empty =
-        refute(clauses, &vars, (colour, &row_ids), (refuter, &AtomicBool::new(false)), &mut proof, &mut figures)?;
+    let search = (refuter, &AtomicBool::new(false));
+    let empty = refute(clauses, &mut vars, (colour, None, &row_ids), search, &mut proof, &mut figures)?;
     let mut writer = proof.conclude(OutputGuarantee::None, &Conclusion::<Var>::Unsat(Some(empty.into())))?;
     writer.flush()?;
     figures.seconds = started.elapsed().as_secs_f64();
@@ -218,26 +221,32 @@ fn rows_as_clauses<W: Write>(
     Ok(row_ids)
 }
 
-/// The colour argument if there is one (`colour`, with the rows' numbers), then the refutation
-/// of what is left by `refuter`, until `stop` is set; the number of the empty clause. The
-/// figures of the formula and of the refutation go into `figures`.
+/// The colour argument if there is one (`colour`, with the objective-improving constraint and
+/// the value it bounds, if any, and the rows' numbers), then the refutation of what is left by
+/// `refuter`, until `stop` is set; the number of the empty clause. The figures of the formula
+/// and of the refutation go into `figures`.
 fn refute<W: Write>(
     clauses: Clauses,
-    vars: &BasicVarManager,
-    (colour, row_ids): (Option<&ColourArgument>, &[usize]),
+    vars: &mut BasicVarManager,
+    (colour, objective, row_ids): (Option<&ColourArgument>, Option<(AbsConstraintId, i64)>, &[usize]),
     (refuter, stop): (Refuter, &AtomicBool),
     proof: &mut Proof<W>,
     figures: &mut ProofFigures,
 ) -> Result<AbsConstraintId, CertifyError> {
     let mut clauses = clauses;
-    let decided = match colour {
-        Some(argument) => super::colour::derive(argument, row_ids, proof, &mut clauses)?,
-        None => None,
+    let decided = match (colour, objective) {
+        (Some(ColourArgument::Lone(argument)), _) => super::colour::derive(argument, row_ids, proof, &mut clauses)?,
+        (Some(ColourArgument::Landings(argument)), Some((improving, bound))) => match argument.deciding_colour(bound) {
+            Some(x) => Some(super::landings::derive(argument, x, (row_ids, improving, bound), proof, vars)?),
+            None => None,
+        },
+        _ => None,
     };
     let (formula, origins): (Vec<Clause>, Vec<Option<AbsConstraintId>>) = clauses.clauses.into_iter().unzip();
     figures.clauses = formula.len();
     figures.variables = vars.n_used();
     if let Some(empty) = decided {
+        figures.by_colour = true;
         return Ok(empty);
     }
     let (empty, refutation) = match refuter {

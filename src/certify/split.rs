@@ -227,12 +227,12 @@ impl Base {
 
     /// The colour argument up to `bound` moves, for a lone knight's tour.
     fn colour_to(&self, bound: usize) -> Option<ColourArgument> {
-        let mut argument = self.colour.clone()?;
+        let Some(ColourArgument::Lone(mut argument)) = self.colour.clone() else { return None };
         let steps = bound + 1;
         argument.at.truncate(steps + 1);
         argument.moved.truncate(steps);
         argument.one_rows.truncate(steps + 1);
-        Some(argument)
+        Some(ColourArgument::Lone(argument))
     }
 }
 

@@ -2,7 +2,8 @@
 //! jumping at a time (or `cap` time steps of knights jumping together, for the `steps`
 //! objective), their number minimised.
 
-use super::colour::ColourArgument;
+use super::colour::{ColourArgument, LoneKnight};
+use super::landings::Landings;
 use super::CertifyError;
 use crate::encodings::geometry::Square;
 use crate::encodings::linear::{tour_model_at_most, TourModel};
@@ -19,19 +20,50 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourModel, Cert
     Ok(tour_model_at_most(puzzle, cap))
 }
 
-/// The colour argument ([`super::colour`]) for a lone knight touching its targets in any
-/// order, on its at-most model (a free start or alternatives split by the start's colour);
+/// The colour argument for a tour in any order on its at-most model: for a lone knight
+/// counting its moves ([`super::colour`]; a free start or alternatives split by the start's
+/// colour), or for several knights whose starts each have one colour ([`super::landings`]);
 /// `None` for other tours.
 pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<ColourArgument> {
-    if puzzle.knights.len() != 1 || puzzle.order != VisitOrder::Any || puzzle.objective != TourObjective::Moves {
+    if puzzle.order != VisitOrder::Any || puzzle.objective == TourObjective::Feasible {
         return None;
     }
     let board = &puzzle.board;
-    Some(ColourArgument {
-        at: model.knight_at(0),
-        moved: model.moved_of(0),
-        colour: (0..board.area()).map(|s| (board.file(Square(s as u16)) + board.rank(Square(s as u16))) % 2).collect(),
-        targets: puzzle.targets.iter().map(|t| t.index()).collect(),
-        one_rows: model.one_rows().to_vec(),
-    })
+    let colour: Vec<usize> =
+        (0..board.area()).map(|s| (board.file(Square(s as u16)) + board.rank(Square(s as u16))) % 2).collect();
+    let knights = puzzle.knights.len();
+    if knights == 1 {
+        return (puzzle.objective == TourObjective::Moves).then(|| {
+            ColourArgument::Lone(LoneKnight {
+                at: model.knight_at(0),
+                moved: model.moved_of(0),
+                colour,
+                targets: puzzle.targets.iter().map(|t| t.index()).collect(),
+                one_rows: model.one_rows(),
+            })
+        });
+    }
+    let mut start_colour = Vec::with_capacity(knights);
+    for knight in &puzzle.knights {
+        let first = *knight.candidates().first()?;
+        let own = colour[first.index()];
+        if knight.candidates().iter().any(|s| colour[s.index()] != own) {
+            return None;
+        }
+        start_colour.push(own);
+    }
+    let may_start = |s: usize| puzzle.knights.iter().any(|k| k.candidates().iter().any(|c| c.index() == s));
+    let jump_rows = match puzzle.objective {
+        TourObjective::Steps => Some((0..knights).map(|k| model.jump_rows_of(k)).collect::<Option<Vec<_>>>()?),
+        _ => None,
+    };
+    Some(ColourArgument::Landings(Landings {
+        at: (0..knights).map(|k| model.knight_at(k)).collect(),
+        moved: (0..knights).map(|k| model.moved_of(k)).collect(),
+        colour,
+        start_colour,
+        targets: puzzle.targets.iter().map(|t| t.index()).filter(|&s| !may_start(s)).collect(),
+        one_rows: (0..knights).map(|k| model.one_rows_of(k)).collect(),
+        jump_rows,
+    }))
 }

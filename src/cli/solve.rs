@@ -316,6 +316,7 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
             format!("the search's tree, {} steps, {} subtrees used again", figures.lemmas, figures.reused)
         }
         (true, None) => format!("the search's tree, {} steps", figures.lemmas),
+        (false, _) if figures.by_colour => format!("{} clauses, decided by the colour argument", figures.clauses),
         (false, _) => match figures.refuter {
             Some(refuter) => format!("{} clauses, {} lemmas by {}", figures.clauses, figures.lemmas, refuter.name()),
             None => format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas),

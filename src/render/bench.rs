@@ -40,6 +40,8 @@ pub struct CertifiedRun {
     pub from_search: bool,
     /// The SAT solver whose refutation the proof holds, when the answer names it.
     pub refuter: Option<String>,
+    /// Whether a colour argument decided the bound, with no refutation.
+    pub by_colour: bool,
 }
 
 /// The rows as a Markdown table.
@@ -93,6 +95,7 @@ impl BenchRow {
         let from = match (c.seconds, c.from_search) {
             (None, _) => missing.to_string(),
             (Some(_), true) => "search".to_string(),
+            (Some(_), false) if c.by_colour => "colour argument".to_string(),
             (Some(_), false) => match &c.refuter {
                 Some(refuter) => format!("refutation by {refuter}"),
                 None => "refutation".to_string(),

@@ -43,8 +43,11 @@ pub struct TourModel {
     p: Vec<Vec<usize>>,
     /// Whether the model takes routes of up to its horizon rather than exactly that long.
     at_most: bool,
-    /// `one_rows[t]`: the index of the row "knight 1 on one square after step `t`".
-    one_rows: Vec<usize>,
+    /// `one_rows[t][k]`: the index of the row "knight `k` on one square after step `t`".
+    one_rows: Vec<Vec<usize>>,
+    /// `jump_rows[t - 1][k]`: the index of the row "knight `k` jumps in step `t` only if the
+    /// step counts" (at-most models of the `steps` objective; empty otherwise).
+    jump_rows: Vec<Vec<usize>>,
 }
 
 impl TourModel {
@@ -88,8 +91,19 @@ impl TourModel {
     }
 
     /// The indices of the rows "knight 1 on one square", by time.
-    pub fn one_rows(&self) -> &[usize] {
-        &self.one_rows
+    pub fn one_rows(&self) -> Vec<usize> {
+        self.one_rows_of(0)
+    }
+
+    /// The indices of the rows "knight `k` on one square", by time.
+    pub fn one_rows_of(&self, k: usize) -> Vec<usize> {
+        self.one_rows.iter().map(|layer| layer[k]).collect()
+    }
+
+    /// The indices of the rows "knight `k` jumps in step `t` only if step `t` counts", for `t`
+    /// from 1: at-most models of the `steps` objective; `None` for others.
+    pub fn jump_rows_of(&self, k: usize) -> Option<Vec<usize>> {
+        (!self.jump_rows.is_empty()).then(|| self.jump_rows.iter().map(|step| step[k]).collect())
     }
 
     /// The values that a legal route within the horizon gives the variables of an at-most
@@ -197,13 +211,13 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     let ones = |vars: &mut dyn Iterator<Item = usize>| -> Vec<(i64, usize)> { vars.map(|v| (1, v)).collect() };
     let mut one_rows = Vec::new();
     for (t, layer) in at.iter().enumerate() {
+        let mut rows = Vec::new();
         for (k, row) in layer.iter().enumerate() {
             let label = if t == 0 { format!("start_k{}", k + 1) } else { format!("one_k{}_t{t}", k + 1) };
-            if k == 0 {
-                one_rows.push(model.constraints.len());
-            }
+            rows.push(model.constraints.len());
             model.constrain(label, ones(&mut row.iter().flatten().copied()), Relation::Equal, 1);
         }
+        one_rows.push(rows);
         if several {
             for square in board.squares() {
                 let here = ones(&mut layer.iter().filter_map(|row| row[square.index()]));
@@ -234,6 +248,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     let mut moved: Vec<Vec<usize>> = Vec::new();
     // stepped[t-1]: some knight jumps in step t (at-most models of the `steps` objective).
     let mut stepped: Vec<usize> = Vec::new();
+    let mut jump_rows: Vec<Vec<usize>> = Vec::new();
     if staying {
         for t in 1..=last {
             let mut step = Vec::new();
@@ -260,9 +275,12 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
             if at_most && puzzle.objective == TourObjective::Steps {
                 // Knights jump together; `step_t{t}`: some knight jumps in step t.
                 let any = model.variable(format!("step_t{t}"));
+                let mut rows = Vec::new();
                 for (k, &m) in step.iter().enumerate() {
+                    rows.push(model.constraints.len());
                     model.constrain(format!("jump_k{}_t{t}", k + 1), vec![(1, m), (-1, any)], Relation::AtMost, 0);
                 }
+                jump_rows.push(rows);
                 let mut terms = vec![(1, any)];
                 terms.extend(step.iter().map(|&m| (-1, m)));
                 model.constrain(format!("step_t{t}"), terms, Relation::AtMost, 0);
@@ -328,7 +346,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     } else if at_most || (several && puzzle.objective == TourObjective::Steps) {
         model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
     }
-    TourModel { model, at, moved, stepped, p, at_most, one_rows }
+    TourModel { model, at, moved, stepped, p, at_most, one_rows, jump_rows }
 }
 
 #[cfg(test)]

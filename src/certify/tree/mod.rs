@@ -181,6 +181,7 @@ pub fn prove_tree<W: Write>(
         cores: None,
         reused,
         refuter: None,
+        by_colour: false,
     })
 }
 
