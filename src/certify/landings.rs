@@ -20,9 +20,11 @@
 //! by then (`not at(k, s, t) \/ arrive[k][s][1] \/ … \/ arrive[k][s][t]`, from the line for
 //! `t - 1`); each target is landed on (from its row "touched"). And by `pol`:
 //!
-//! 1. per step, `land_X - (arrivals on X's targets) >= 0` (one square at a time) and
+//! 1. per step, `land_X - (arrivals on X's targets) >= 0` (one square at a time: `n - 1` times
+//!    "at most one arrival" plus the `n` arrivals' definitions, divided by `n`),
 //!    `jumped - land0 - land1 >= 0`, and the colour's change `c[t-1] - c[t] + land1 - land0
-//!    >= 0` (for `X = 0`; its mirror for `X = 1`), each the halved sum of three or four clauses;
+//!    >= 0` (for `X = 0`; its mirror for `X = 1`), these two the halved sum of three or four
+//!    clauses;
 //! 2. summed over the steps, the changes telescope to the start's colour and the last one:
 //!    `jumps - 2 · landings on X >= -[S != X]` for each knight;
 //! 3. with the objective-improving constraint (fewer moves; for the `steps` objective, each
