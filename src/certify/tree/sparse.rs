@@ -104,7 +104,19 @@ pub(super) fn thinned(combination: &Combination, rows: &Rows, n: usize) -> (Comb
         }
         value[v] = Some(one);
     }
-    // The sum, exactly.
+    // The sum, exactly: a tree read from a file may carry multipliers so large that it could
+    // overflow, and is then left to the checker.
+    let magnitude = |(terms, rhs): &RowKey, y: u64| -> Option<i128> {
+        let size =
+            terms.iter().try_fold(rhs.unsigned_abs() as i128, |t, &(_, c)| t.checked_add(c.unsigned_abs() as i128))?;
+        size.checked_mul(i128::from(y))
+    };
+    let rows_size = summed.iter().zip(&combination.multipliers).map(|(row, &(_, y))| magnitude(row, y));
+    let total =
+        rows_size.chain([magnitude(&rows.objective, combination.objective)]).try_fold(0i128, |t, s| t.checked_add(s?));
+    if total.is_none_or(|t| t > i128::MAX / 4) {
+        return unchanged();
+    }
     let mut a = vec![0i128; n];
     let mut b = 0i128;
     let mut add = |(terms, rhs): &RowKey, y: i128| {
@@ -193,6 +205,9 @@ mod tests {
         // A combination that sums a row that does not exist is left to the checker.
         let cut = Combination { path: vec![(0, false), (1, false)], multipliers: vec![(4, 1), (0, 1)], objective: 0 };
         assert_eq!(thinned(&cut, &rows, 3), (cut.clone(), false));
+        // So is one whose sum could overflow.
+        let huge = Combination { path: vec![], multipliers: vec![(0, u64::MAX), (1, u64::MAX)], objective: u64::MAX };
+        assert_eq!(thinned(&huge, &rows, 3), (huge.clone(), false));
     }
 
     #[test]
