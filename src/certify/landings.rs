@@ -22,9 +22,9 @@
 //!
 //! 1. per step, `land_X - (arrivals on X's targets) >= 0` (one square at a time: `n - 1` times
 //!    "at most one arrival" plus the `n` arrivals' definitions, divided by `n`),
-//!    `jumped - land0 - land1 >= 0`, and the colour's change `c[t-1] - c[t] + land1 - land0
-//!    >= 0` (for `X = 0`; its mirror for `X = 1`), these two the halved sum of three or four
-//!    clauses;
+//!    `jumped - land0 - land1 >= 0`, and the colour's change
+//!    `c[t-1] - c[t] + land1 - land0 >= 0` (for `X = 0`; its mirror for `X = 1`), these two the
+//!    halved sum of three or four clauses;
 //! 2. summed over the steps, the changes telescope to the start's colour and the last one:
 //!    `jumps - 2 · landings on X >= -[S != X]` for each knight;
 //! 3. with the objective-improving constraint (fewer moves; for the `steps` objective, each
@@ -40,7 +40,7 @@ use pigeons::{AbsConstraintId, ConstraintId, OperationSequence, Proof, VarLike};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
-use super::CertifyError;
+use super::{derive, CertifyError};
 
 /// What the count needs from the at-most model of several knights touching their targets in
 /// any order.
@@ -82,13 +82,9 @@ impl Landings {
     }
 }
 
+/// The literal of model variable `var`, negated or not.
 fn lit(var: usize, negated: bool) -> Lit {
-    let lit = Lit::positive(var as u32);
-    if negated {
-        !lit
-    } else {
-        lit
-    }
+    derive::var(var).lit(negated)
 }
 
 /// A row of the model by its index: its number in VeriPB's database (the `>=` half of an
