@@ -53,31 +53,30 @@ pub(super) fn cut_rows(model: &[RowKey], separated: &[CutOrigin], kept: &[usize]
                 Some(_) => return None,
             };
             for &(v, a) in terms {
-                *sum.get_mut(v)? += a;
+                let slot = sum.get_mut(v)?;
+                *slot = slot.checked_add(a)?;
             }
-            rhs += b;
+            rhs = rhs.checked_add(*b)?;
         }
         for &(v, upper) in &origin.bounds {
             // `~x >= 0` is `-x >= -1`; `x >= 0` adds nothing but the term.
-            if upper {
-                *sum.get_mut(v)? -= 1;
-                rhs -= 1;
-            } else {
-                *sum.get_mut(v)? += 1;
-            }
+            let slot = sum.get_mut(v)?;
+            *slot = slot.checked_add(if upper { -1 } else { 1 })?;
+            rhs = rhs.checked_sub(i64::from(upper))?;
         }
         // In normalized form a negative term `-a·x` is `a·~x` with `a` more on the right; each
         // coefficient and the right side are halved, rounding up, then read back.
-        let mut degree = rhs + sum.iter().filter(|&&a| a < 0).map(|a| -a).sum::<i64>();
+        let negative = sum.iter().filter(|&&a| a < 0).try_fold(0i64, |t, &a| t.checked_sub(a))?;
+        let mut degree = rhs.checked_add(negative)?;
         degree = div_ceil(degree, 2);
         let mut terms = Vec::new();
         for (v, &a) in sum.iter().enumerate() {
             if a > 0 {
                 terms.push((v, div_ceil(a, 2)));
             } else if a < 0 {
-                let half = div_ceil(-a, 2);
+                let half = div_ceil(a.checked_neg()?, 2);
                 terms.push((v, -half));
-                degree -= half;
+                degree = degree.checked_sub(half)?;
             }
         }
         cuts.push((terms, degree));
@@ -227,5 +226,10 @@ mod tests {
         // A cut may not sum itself or a later one.
         let itself = CutOrigin { rows: [4, 1, 2], bounds: vec![] };
         assert_eq!(cut_rows(&model, &[itself], &[0], 3), None);
+        // Cuts that sum the one before three times grow half again each, until they no
+        // longer fit: no cut rows then, rather than an overflow.
+        let mut growing = vec![CutOrigin { rows: [1, 1, 1], bounds: vec![] }];
+        growing.extend((0..200).map(|k| CutOrigin { rows: [4 + k; 3], bounds: vec![] }));
+        assert_eq!(cut_rows(&model, &growing, &[0], 3), None);
     }
 }
