@@ -566,3 +566,24 @@ fn a_subtree_met_again_under_the_same_symmetry_is_closed_once() {
         .to_string();
     assert_verified(&dir, &value, &format!("{value} <= obj <= {value}"));
 }
+
+#[test]
+fn guarinis_exchange_is_certified_with_its_moves_in_canonical_order() {
+    let dir = fresh_dir("guarini-canonical");
+    let run = knights_sat(&[
+        "solve",
+        "--quiet",
+        "puzzles/guarini.toml",
+        "--certify",
+        dir.to_str().unwrap(),
+        "--certify-canonical-order",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("swaps of moves ruled out by dominance"), "{}", run.stdout);
+    assert_verified(&dir, "16", "16 <= obj <= 16");
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    assert!(proof.lines().any(|l| l.starts_with("load_order potential")), "no order loaded");
+    // Without `--certify`, the flag is refused.
+    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify-canonical-order"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+}

@@ -15,8 +15,8 @@ use std::path::Path;
 use common::random::random_placement;
 
 use knights_sat::certify::{
-    certify, certify_with, check, colour_argument, prove_optimal, prove_optimal_until, tour_cap_model, verify, Bounds,
-    CertifyError, ColourArgument, ProofCompression, Refuter,
+    certify, certify_with, check, colour_argument, prove_optimal, prove_optimal_until, tour_cap_model, verify,
+    Argument, Bounds, CanonicalOrder, CertifyError, ProofCompression, Refuter,
 };
 use knights_sat::driver::{
     placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Solution, Status, Strategy,
@@ -51,7 +51,7 @@ fn certify_and_check(
     model: &LinearModel,
     assignment: &[bool],
     dir: &Path,
-    colour: Option<&ColourArgument>,
+    colour: Option<&Argument>,
     refuter: Refuter,
 ) -> Bounds {
     std::fs::create_dir_all(dir).unwrap();
@@ -98,7 +98,7 @@ fn random_exchange(rng: &mut ChaCha8Rng) -> ExchangePuzzle {
 #[test]
 fn exchanges_certified_at_the_breadth_first_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let (mut certified, mut with_holes) = (0, 0);
+    let (mut certified, mut with_holes, mut swaps) = (0, 0, 0);
     for i in 0..40 {
         let puzzle = random_exchange(&mut rng);
         let Ok(Some(moves)) = shortest_route(&puzzle, 100_000) else { continue };
@@ -110,11 +110,70 @@ fn exchanges_certified_at_the_breadth_first_optimum() {
         let bounds = certify_and_check(&cap.model, &assignment, &work_dir(&format!("exchange-{i}")), None, refuter(i));
         let value = moves.len() as i64;
         assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
+        // Every other puzzle again with the canonical order of moves stated by dominance, by
+        // the other refuter.
+        if i % 2 == 1 {
+            let order = canonical_order(&puzzle, moves.len());
+            swaps += order.swaps.len();
+            let dir = work_dir(&format!("exchange-{i}-swaps"));
+            let swapped = Some(&Argument::Swaps(order));
+            let bounds = certify_and_check(&cap.model, &assignment, &dir, swapped, refuter(i + 1));
+            assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i} with swaps: {puzzle:?}");
+        }
         certified += 1;
         with_holes += usize::from(puzzle.board.removed_squares().next().is_some());
     }
     assert!(certified >= 15, "only {certified} puzzles had a short enough optimum");
     assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
+    assert!(swaps >= 100, "only {swaps} swaps of moves were stated by dominance");
+}
+
+/// The canonical order of `puzzle`'s moves in its model of at most `cap` moves.
+fn canonical_order(puzzle: &ExchangePuzzle, cap: usize) -> CanonicalOrder {
+    let model = exchange_model_at_most(puzzle, cap);
+    let swaps = model.canonical_swaps(puzzle);
+    CanonicalOrder { potential: model.swap_potential(&swaps), swaps }
+}
+
+/// Guarini's puzzle with the canonical order of its moves: VeriPB checks every swap against
+/// the rows it touches and the potential it lowers, so a witness that leaves a square out, or
+/// a potential that a swap raises, is rejected.
+#[test]
+fn a_swap_of_moves_is_checked_against_its_rows_and_the_potential() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/guarini.toml");
+    let Puzzle::Exchange(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("an exchange") };
+    let moves = shortest_route(&puzzle, 100_000).unwrap().expect("a route");
+    let cap = exchange_model_at_most(&puzzle, moves.len());
+    let assignment = cap.assignment(&puzzle, &moves).unwrap();
+    let order = canonical_order(&puzzle, moves.len());
+    assert!(order.swaps.len() > 1000, "only {} swaps", order.swaps.len());
+    let dir = work_dir("guarini-swaps");
+    let bounds = certify_and_check(&cap.model, &assignment, &dir, Some(&Argument::Swaps(order)), Refuter::Cadical);
+    assert_eq!(bounds, Bounds { lower: 16, upper: 16 });
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    let opb = dir.join("model.opb");
+    let rejected = |name: &str, text: String| {
+        let pbp = dir.join(name);
+        std::fs::write(&pbp, text).unwrap();
+        assert!(check(&opb, &pbp).is_err(), "VeriPB accepted {name}");
+    };
+    // The last square of the first swap's witness left out: the swapped sequence breaks a row.
+    let first = proof.lines().find(|l| l.starts_with("dom ")).expect("a swap").to_string();
+    let cut = first.rfind(" x").expect("a witness");
+    rejected("cut-witness.pbp", proof.replacen(&first, &first[..cut], 1));
+    // The potential negated: every swap raises it.
+    let mut lines = proof.lines();
+    lines.find(|l| l.trim() == "def").expect("the order's definition");
+    let definition = lines.next().expect("the potential").to_string();
+    let negated: String = definition
+        .split(' ')
+        .map(|w| match w.parse::<i64>() {
+            Ok(c) if c != 0 => (-c).to_string(),
+            _ => w.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    rejected("raised-potential.pbp", proof.replacen(&definition, &negated, 1));
 }
 
 /// Guarini's puzzle: CaDiCaL derives units while its input is still being added (the start
@@ -206,7 +265,7 @@ fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str, r
     let assignment = cap.assignment(puzzle, route).unwrap();
     let colour = colour_argument(&cap, puzzle);
     if puzzle.objective == TourObjective::Steps {
-        assert!(!matches!(colour, Some(ColourArgument::Lone(_))), "a lone knight's argument counts moves");
+        assert!(!matches!(colour, Some(Argument::Lone(_))), "a lone knight's argument counts moves");
     }
     let bounds = certify_and_check(&cap.model, &assignment, &work_dir(name), colour.as_ref(), refuter);
     let value = value as i64;

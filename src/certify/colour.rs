@@ -29,17 +29,7 @@ use pigeons::{AbsConstraintId, ConstraintId, OperationSequence, Proof};
 use rustsat::types::{Clause, Lit, Var};
 
 use super::derive::Clauses;
-use super::landings::Landings;
 use super::CertifyError;
-
-/// A colour argument that may decide a tour's certificate before any refutation.
-#[derive(Clone, Debug)]
-pub enum ColourArgument {
-    /// A lone knight touching its targets in any order (this module).
-    Lone(LoneKnight),
-    /// Several knights from starts of known colours ([`super::landings`]).
-    Landings(Landings),
-}
 
 /// What the argument needs from the model of a lone knight's tour in any order.
 #[derive(Clone, Debug)]

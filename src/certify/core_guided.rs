@@ -574,6 +574,7 @@ pub fn search<W: Write>(
         reused: 0,
         refuter: Some(super::Refuter::Cadical),
         by_colour: false,
+        swaps: 0,
     };
     let mut writer = oracle.proof.conclude(OutputGuarantee::None, &conclusion)?;
     writer.flush()?;

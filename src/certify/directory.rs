@@ -51,9 +51,25 @@ pub fn certify(
     solution: &Solution,
     value: usize,
     dir: &Path,
-    compression: ProofCompression,
+    options: impl Into<ProofOptions>,
 ) -> Result<Certificate, CertifyError> {
-    certify_with(puzzle, puzzle_text, solution, value, dir, compression, None)
+    certify_with(puzzle, puzzle_text, solution, value, dir, options, None)
+}
+
+/// How a certificate's proof is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProofOptions {
+    /// How the proof is stored.
+    pub compression: ProofCompression,
+    /// State the canonical order of an exchange's independent moves by dominance and give it
+    /// to the refuter ([`super::swaps`]): a shorter refutation, a longer check.
+    pub canonical_order: bool,
+}
+
+impl From<ProofCompression> for ProofOptions {
+    fn from(compression: ProofCompression) -> Self {
+        ProofOptions { compression, canonical_order: false }
+    }
 }
 
 /// [`certify`], with the proof written from the tree of the branch-and-bound search that
@@ -64,10 +80,14 @@ pub fn certify_with(
     solution: &Solution,
     value: usize,
     dir: &Path,
-    compression: ProofCompression,
+    options: impl Into<ProofOptions>,
     tree: Option<&TreeProof>,
 ) -> Result<Certificate, CertifyError> {
-    let (model, assignment, colour) = write_files(puzzle, puzzle_text, solution, value, dir)?;
+    let ProofOptions { compression, canonical_order } = options.into();
+    let (model, assignment, mut argument) = write_files(puzzle, puzzle_text, solution, value, dir)?;
+    if canonical_order && argument.is_none() {
+        argument = family::of(puzzle).canonical_order(value).map(super::Argument::Swaps);
+    }
     let (proof, figures) = match tree {
         Some(tree) => {
             let mut proof = ProofWriter::create(dir, compression)?;
@@ -76,7 +96,7 @@ pub fn certify_with(
         }
         None => {
             let threads = crate::driver::default_threads();
-            race::prove_optimal(&model, &assignment, colour.as_ref(), dir, compression, threads)?
+            race::prove_optimal(&model, &assignment, argument.as_ref(), dir, compression, threads)?
         }
     };
     Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
@@ -91,7 +111,7 @@ fn write_files(
     solution: &Solution,
     value: usize,
     dir: &Path,
-) -> Result<(LinearModel, Vec<bool>, Option<super::ColourArgument>), CertifyError> {
+) -> Result<(LinearModel, Vec<bool>, Option<super::Argument>), CertifyError> {
     let (model, assignment, colour) = family::of(puzzle).certified_assignment(solution, value)?;
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(FILES[0]), puzzle_text)?;

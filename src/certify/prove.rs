@@ -20,7 +20,7 @@ use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof,
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Var};
 
-use super::colour::ColourArgument;
+use super::argument::Argument;
 use super::derive::{self, Clauses};
 use super::trace;
 use super::CertifyError;
@@ -55,6 +55,8 @@ pub struct ProofFigures {
     pub refuter: Option<Refuter>,
     /// A colour argument decided the bound: no refutation followed.
     pub by_colour: bool,
+    /// Pairs of moves ruled out by dominance before the refutation ([`super::swaps`]).
+    pub swaps: usize,
 }
 
 /// The objective as OPB minimises it: a maximised objective negated.
@@ -105,17 +107,16 @@ impl Refuter {
     }
 }
 
-/// Writes the proof that `solution` is optimal for `model` into `writer`; `colour`, for a
-/// lone knight's tour, adds the colour argument before the search, and `refuter` refutes
-/// what is left.
+/// Writes the proof that `solution` is optimal for `model` into `writer`; `argument`, the
+/// family's, comes before the search ([`Argument`]), and `refuter` refutes what is left.
 pub fn prove_optimal<W: Write>(
     model: &LinearModel,
     solution: &[bool],
-    colour: Option<&ColourArgument>,
+    argument: Option<&Argument>,
     refuter: Refuter,
     writer: W,
 ) -> Result<ProofFigures, CertifyError> {
-    prove_optimal_until(model, solution, colour, refuter, writer, &AtomicBool::new(false))
+    prove_optimal_until(model, solution, argument, refuter, writer, &AtomicBool::new(false))
 }
 
 /// [`prove_optimal`], stopped with [`CertifyError::Stopped`] once `stop` is set (by a
@@ -123,7 +124,7 @@ pub fn prove_optimal<W: Write>(
 pub fn prove_optimal_until<W: Write>(
     model: &LinearModel,
     solution: &[bool],
-    colour: Option<&ColourArgument>,
+    argument: Option<&Argument>,
     refuter: Refuter,
     writer: W,
     stop: &AtomicBool,
@@ -158,15 +159,16 @@ pub fn prove_optimal_until<W: Write>(
             }
         }
     };
+    let swaps = swaps_before_rows(argument, &mut proof, &mut clauses)?;
     let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
-    let mut figures = ProofFigures { opb_value: value, rows, ..ProofFigures::default() };
+    let mut figures = ProofFigures { opb_value: value, rows, swaps, ..ProofFigures::default() };
     let empty = if contradiction {
         figures.clauses = clauses.clauses.len();
         figures.variables = vars.n_used();
         proof.reverse_unit_prop(&Clause::new(), [ConstraintId::from(improving)])?
     } else {
         let objective = Some((improving, bound));
-        refute(clauses, &mut vars, (colour, objective, &row_ids), (refuter, stop), &mut proof, &mut figures)?
+        refute(clauses, &mut vars, (argument, objective, &row_ids), (refuter, stop), &mut proof, &mut figures)?
     };
     let range = isize::try_from(value).map_err(|_| CertifyError::Internal("value out of range".into()))?;
     let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
@@ -177,11 +179,11 @@ pub fn prove_optimal_until<W: Write>(
 }
 
 /// Writes the proof that `model` has no solution at all into `writer`: its rows as clauses,
-/// `colour`'s argument for a lone knight's tour, the refutation by `refuter`, and
+/// `argument`, the family's, the refutation by `refuter`, and
 /// `conclusion UNSAT`. The model's objective, if any, plays no part.
 pub fn prove_refuted<W: Write>(
     model: &LinearModel,
-    colour: Option<&ColourArgument>,
+    argument: Option<&Argument>,
     refuter: Refuter,
     writer: W,
 ) -> Result<ProofFigures, CertifyError> {
@@ -192,14 +194,30 @@ pub fn prove_refuted<W: Write>(
     let n = u32::try_from(model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut clauses = Clauses::default();
+    let swaps = swaps_before_rows(argument, &mut proof, &mut clauses)?;
     let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
-    let mut figures = ProofFigures { rows, ..ProofFigures::default() };
+    let mut figures = ProofFigures { rows, swaps, ..ProofFigures::default() };
     let search = (refuter, &AtomicBool::new(false));
-    let empty = refute(clauses, &mut vars, (colour, None, &row_ids), search, &mut proof, &mut figures)?;
+    let empty = refute(clauses, &mut vars, (argument, None, &row_ids), search, &mut proof, &mut figures)?;
     let mut writer = proof.conclude(OutputGuarantee::None, &Conclusion::<Var>::Unsat(Some(empty.into())))?;
     writer.flush()?;
     figures.seconds = started.elapsed().as_secs_f64();
     Ok(figures)
+}
+
+/// The canonical order of moves, if `argument` is one, stated before the rows become clauses:
+/// loading the order moves every constraint derived so far into VeriPB's core, and a swap's
+/// witness must then satisfy them, which the definitions of a totalizer over the moves of a
+/// step would not be. The number of swaps.
+fn swaps_before_rows<W: Write>(
+    argument: Option<&Argument>,
+    proof: &mut Proof<W>,
+    clauses: &mut Clauses,
+) -> Result<usize, CertifyError> {
+    match argument {
+        Some(Argument::Swaps(order)) => super::swaps::derive(order, proof, clauses),
+        _ => Ok(0),
+    }
 }
 
 /// The rows of `model` as clauses for the solver, derived where they must be; the number of
@@ -221,22 +239,23 @@ fn rows_as_clauses<W: Write>(
     Ok(row_ids)
 }
 
-/// The colour argument if there is one (`colour`, with the objective-improving constraint and
+/// The family's argument if there is one (`argument`, with the objective-improving constraint and
 /// the value it bounds, if any, and the rows' numbers), then the refutation of what is left by
 /// `refuter`, until `stop` is set; the number of the empty clause. The figures of the formula
 /// and of the refutation go into `figures`.
 fn refute<W: Write>(
     clauses: Clauses,
     vars: &mut BasicVarManager,
-    (colour, objective, row_ids): (Option<&ColourArgument>, Option<(AbsConstraintId, i64)>, &[usize]),
+    (argument, objective, row_ids): (Option<&Argument>, Option<(AbsConstraintId, i64)>, &[usize]),
     (refuter, stop): (Refuter, &AtomicBool),
     proof: &mut Proof<W>,
     figures: &mut ProofFigures,
 ) -> Result<AbsConstraintId, CertifyError> {
     let mut clauses = clauses;
-    let decided = match (colour, objective) {
-        (Some(ColourArgument::Lone(argument)), _) => super::colour::derive(argument, row_ids, proof, &mut clauses)?,
-        (Some(ColourArgument::Landings(argument)), Some((improving, bound))) => match argument.deciding_colour(bound) {
+    let decided = match (argument, objective) {
+        (Some(Argument::Lone(argument)), _) => super::colour::derive(argument, row_ids, proof, &mut clauses)?,
+        (Some(Argument::Swaps(_)), _) => None,
+        (Some(Argument::Landings(argument)), Some((improving, bound))) => match argument.deciding_colour(bound) {
             Some(x) => Some(super::landings::derive(argument, x, (row_ids, improving, bound), proof, vars)?),
             None => None,
         },

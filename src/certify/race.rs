@@ -14,7 +14,7 @@ use std::sync::mpsc;
 
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof};
 use super::prove::{self, ProofFigures, Refuter};
-use super::{CertifyError, ColourArgument};
+use super::{Argument, CertifyError};
 use crate::encodings::linear::LinearModel;
 
 /// The racers, in the order their folders are named.
@@ -38,7 +38,7 @@ fn lane(dir: &Path, refuter: Refuter) -> PathBuf {
 pub(super) fn prove_optimal(
     model: &LinearModel,
     solution: &[bool],
-    colour: Option<&ColourArgument>,
+    colour: Option<&Argument>,
     dir: &Path,
     compression: ProofCompression,
     threads: usize,
@@ -88,7 +88,7 @@ pub(super) fn prove_optimal(
 fn run(
     model: &LinearModel,
     solution: &[bool],
-    colour: Option<&ColourArgument>,
+    colour: Option<&Argument>,
     refuter: Refuter,
     lane: &Path,
     compression: ProofCompression,

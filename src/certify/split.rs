@@ -24,7 +24,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::colour::ColourArgument;
+use super::argument::Argument;
 use super::parts::{same_model, Check, Part, FILES};
 use super::proof_file::{self, ProofCompression, ProofWriter, StoredProof};
 use super::prove::{self, ProofFigures, Refuter};
@@ -109,7 +109,7 @@ struct Base {
     model: LinearModel,
     moves: Vec<(i64, usize)>,
     cubes: CubeLiterals,
-    colour: Option<ColourArgument>,
+    colour: Option<Argument>,
 }
 
 /// How the cubes of a family become literals of the model.
@@ -226,13 +226,13 @@ impl Base {
     }
 
     /// The colour argument up to `bound` moves, for a lone knight's tour.
-    fn colour_to(&self, bound: usize) -> Option<ColourArgument> {
-        let Some(ColourArgument::Lone(mut argument)) = self.colour.clone() else { return None };
+    fn colour_to(&self, bound: usize) -> Option<Argument> {
+        let Some(Argument::Lone(mut argument)) = self.colour.clone() else { return None };
         let steps = bound + 1;
         argument.at.truncate(steps + 1);
         argument.moved.truncate(steps);
         argument.one_rows.truncate(steps + 1);
-        Some(ColourArgument::Lone(argument))
+        Some(Argument::Lone(argument))
     }
 }
 
@@ -245,7 +245,7 @@ fn cube_part(
     base: &Base,
     (horizon, depth): (usize, usize),
     cube: &CubeClaim,
-) -> Result<(LinearModel, Option<ColourArgument>), String> {
+) -> Result<(LinearModel, Option<Argument>), String> {
     if cube.refuted > horizon {
         return Err(format!("a cube refuted to {} {}, past the horizon {horizon}", cube.refuted, base.unit));
     }
@@ -264,11 +264,7 @@ pub fn cover_model(puzzle: &Puzzle, claims: &SplitClaims, value: usize) -> Resul
     cover_part(&Base::of(puzzle, claims.horizon, claims.depth)?, claims, value).map(|(model, _)| model)
 }
 
-fn cover_part(
-    base: &Base,
-    claims: &SplitClaims,
-    value: usize,
-) -> Result<(LinearModel, Option<ColourArgument>), String> {
+fn cover_part(base: &Base, claims: &SplitClaims, value: usize) -> Result<(LinearModel, Option<Argument>), String> {
     if value == 0 || value > claims.horizon {
         return Err(format!("the value {value} is not within the horizon of 1 to {} {}", claims.horizon, base.unit));
     }
@@ -315,7 +311,7 @@ pub struct PartFigures {
 /// Writes one part, `model` and its refutation, into `dir`.
 fn write_part(
     model: &LinearModel,
-    colour: Option<&ColourArgument>,
+    colour: Option<&Argument>,
     dir: &Path,
     compression: ProofCompression,
 ) -> Result<PartFigures, CertifyError> {

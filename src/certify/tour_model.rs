@@ -2,7 +2,8 @@
 //! jumping at a time (or `cap` time steps of knights jumping together, for the `steps`
 //! objective), their number minimised.
 
-use super::colour::{ColourArgument, LoneKnight};
+use super::argument::Argument;
+use super::colour::LoneKnight;
 use super::landings::Landings;
 use super::CertifyError;
 use crate::encodings::geometry::Square;
@@ -24,7 +25,7 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourModel, Cert
 /// counting its moves ([`super::colour`]; a free start or alternatives split by the start's
 /// colour), or for several knights whose starts each have one colour ([`super::landings`]);
 /// `None` for other tours.
-pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<ColourArgument> {
+pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<Argument> {
     if puzzle.order != VisitOrder::Any || puzzle.objective == TourObjective::Feasible {
         return None;
     }
@@ -34,7 +35,7 @@ pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<ColourA
     let knights = puzzle.knights.len();
     if knights == 1 {
         return (puzzle.objective == TourObjective::Moves).then(|| {
-            ColourArgument::Lone(LoneKnight {
+            Argument::Lone(LoneKnight {
                 at: model.knight_at(0),
                 moved: model.moved_of(0),
                 colour,
@@ -57,7 +58,7 @@ pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<ColourA
         TourObjective::Steps => Some((0..knights).map(|k| model.jump_rows_of(k)).collect::<Option<Vec<_>>>()?),
         _ => None,
     };
-    Some(ColourArgument::Landings(Landings {
+    Some(Argument::Landings(Landings {
         at: (0..knights).map(|k| model.knight_at(k)).collect(),
         moved: (0..knights).map(|k| model.moved_of(k)).collect(),
         colour,

@@ -331,6 +331,12 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "HOW", default_value = "auto", requires = "certify")]
     pub proof_compression: String,
 
+    /// Exchanges: state in the certificate's proof, by dominance, that independent moves come
+    /// in one order, and give the refuter those clauses: a shorter refutation and a longer
+    /// check (each swap is a step VeriPB checks against the rows it touches).
+    #[arg(long, global = true, requires = "certify")]
+    pub certify_canonical_order: bool,
+
     /// No progress display on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,

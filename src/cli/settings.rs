@@ -54,6 +54,8 @@ pub struct SolveSettings {
     pub certify: Option<PathBuf>,
     /// How the certificate's proof is stored.
     pub proof_compression: ProofCompression,
+    /// State an exchange's canonical order of moves in the certificate's proof.
+    pub certify_canonical_order: bool,
     /// Show progress on stderr (only if it is a terminal).
     pub progress: bool,
 }
@@ -191,6 +193,7 @@ impl SolveSettings {
             json: options.json,
             certify: options.certify,
             proof_compression,
+            certify_canonical_order: options.certify_canonical_order,
             progress: !options.quiet,
         })
     }

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::certify::{Certificate, CertifyError};
+use knights_sat::certify::{Certificate, CertifyError, ProofOptions};
 use knights_sat::driver::TreeProof;
 use knights_sat::driver::{Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
@@ -238,7 +238,7 @@ fn write_certificate(
         solution,
         value,
         dir,
-        settings.proof_compression,
+        ProofOptions { compression: settings.proof_compression, canonical_order: settings.certify_canonical_order },
         tree,
     )?;
     announce(settings, &certificate);
@@ -317,10 +317,18 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
         }
         (true, None) => format!("the search's tree, {} steps", figures.lemmas),
         (false, _) if figures.by_colour => format!("{} clauses, decided by the colour argument", figures.clauses),
-        (false, _) => match figures.refuter {
-            Some(refuter) => format!("{} clauses, {} lemmas by {}", figures.clauses, figures.lemmas, refuter.name()),
-            None => format!("{} clauses, {} lemmas", figures.clauses, figures.lemmas),
-        },
+        (false, _) => {
+            let swaps = match figures.swaps {
+                0 => String::new(),
+                n => format!(", {n} swaps of moves ruled out by dominance"),
+            };
+            match figures.refuter {
+                Some(refuter) => {
+                    format!("{} clauses{swaps}, {} lemmas by {}", figures.clauses, figures.lemmas, refuter.name())
+                }
+                None => format!("{} clauses{swaps}, {} lemmas", figures.clauses, figures.lemmas),
+            }
+        }
     };
     let line = format!(
         "certificate: {} ({} variables, {what}, proof {} lines, {}{compressed}, {:.2} s); check it with `knights-sat verify {}`",

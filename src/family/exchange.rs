@@ -12,7 +12,7 @@ use rustsat::instances::Cnf;
 
 use super::{at_line, foreign_line, horizon_bench_runs, solution_word, squares, wrong_family};
 use super::{BenchRun, Family, Searches};
-use crate::certify::{CertifyError, ColourArgument};
+use crate::certify::{Argument, CanonicalOrder, CertifyError};
 use crate::driver::{solve_exchange, Event, Outcome, Solution, MAX_HORIZON};
 #[cfg(feature = "mip")]
 use crate::driver::{solve_exchange_mip, MipSearch};
@@ -109,11 +109,17 @@ impl Family for ExchangePuzzle {
         &self,
         solution: &Solution,
         value: usize,
-    ) -> Result<(LinearModel, Vec<bool>, Option<ColourArgument>), CertifyError> {
+    ) -> Result<(LinearModel, Vec<bool>, Option<Argument>), CertifyError> {
         let Solution::Moves(moves) = solution else { return Err(CertifyError::Internal(wrong_family())) };
         let cap = exchange_model_at_most(self, value);
         let values = cap.assignment(self, moves).map_err(CertifyError::Internal)?;
         Ok((cap.model, values, None))
+    }
+
+    fn canonical_order(&self, value: usize) -> Option<CanonicalOrder> {
+        let cap = exchange_model_at_most(self, value);
+        let swaps = cap.canonical_swaps(self);
+        Some(CanonicalOrder { potential: cap.swap_potential(&swaps), swaps })
     }
 
     fn value_limit(&self) -> (usize, &'static str) {

@@ -17,7 +17,7 @@ use knights_sat_encodings::geometry::{Board, Square};
 use knights_sat_encodings::linear::LinearModel;
 use knights_sat_encodings::puzzle::Puzzle;
 
-use crate::certify::{CertifyError, ColourArgument};
+use crate::certify::{Argument, CanonicalOrder, CertifyError};
 #[cfg(feature = "mip")]
 use crate::driver::MipSearch;
 use crate::driver::{Event, ExchangeSearch, Outcome, PlacementSearch, Solution, TourSearch};
@@ -118,7 +118,12 @@ pub trait Family {
         &self,
         solution: &Solution,
         value: usize,
-    ) -> Result<(LinearModel, Vec<bool>, Option<ColourArgument>), CertifyError>;
+    ) -> Result<(LinearModel, Vec<bool>, Option<Argument>), CertifyError>;
+    /// The canonical order of independent moves that a certificate's proof at `value` may
+    /// state by dominance (`solve --certify-canonical-order`), for a family that has one.
+    fn canonical_order(&self, _value: usize) -> Option<CanonicalOrder> {
+        None
+    }
     /// The largest value a certificate may state, and what bounds it.
     fn value_limit(&self) -> (usize, &'static str);
     /// The lines of `solution.txt` after its value line.

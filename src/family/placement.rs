@@ -15,7 +15,7 @@ use rustsat::instances::Cnf;
 use rustsat::types::{Clause, Lit};
 
 use super::{at_line, foreign_line, solution_word, wrong_family, BenchRun, Family, Searches};
-use crate::certify::{CertifyError, ColourArgument};
+use crate::certify::{Argument, CertifyError};
 use crate::driver::{solve_placement, Event, Outcome, Solution};
 #[cfg(feature = "mip")]
 use crate::driver::{solve_placement_mip, MipSearch};
@@ -115,7 +115,7 @@ impl Family for PlacementPuzzle {
         &self,
         solution: &Solution,
         value: usize,
-    ) -> Result<(LinearModel, Vec<bool>, Option<ColourArgument>), CertifyError> {
+    ) -> Result<(LinearModel, Vec<bool>, Option<Argument>), CertifyError> {
         let Solution::Placement(pieces) = solution else { return Err(CertifyError::Internal(wrong_family())) };
         let model = self.certified_model(value)?;
         let index: HashMap<&str, usize> =

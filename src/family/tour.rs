@@ -12,7 +12,7 @@ use rustsat::instances::Cnf;
 
 use super::{at_line, foreign_line, horizon_bench_runs, solution_word, squares, wrong_family};
 use super::{BenchRun, Family, Searches};
-use crate::certify::{colour_argument, tour_cap_model, CertifyError, ColourArgument};
+use crate::certify::{colour_argument, tour_cap_model, Argument, CertifyError};
 use crate::driver::{solve_tour, Event, Outcome, Solution, MAX_HORIZON};
 #[cfg(feature = "mip")]
 use crate::driver::{solve_tour_mip, MipSearch};
@@ -111,7 +111,7 @@ impl Family for TourPuzzle {
         &self,
         solution: &Solution,
         value: usize,
-    ) -> Result<(LinearModel, Vec<bool>, Option<ColourArgument>), CertifyError> {
+    ) -> Result<(LinearModel, Vec<bool>, Option<Argument>), CertifyError> {
         let Solution::Route(route) = solution else { return Err(CertifyError::Internal(wrong_family())) };
         let cap = tour_cap_model(self, value)?;
         let values = cap.assignment(self, route).map_err(CertifyError::Internal)?;

@@ -18,6 +18,10 @@
 //!   an "at most one"/"exactly one" row (the frame axiom is four clauses per group, square and
 //!   step: `arrive`, `leave`, `stay`, `keep`), so a SAT solver can take the rows as they are.
 
+mod swaps;
+
+pub use swaps::MoveSwap;
+
 use super::{Horizon, LinearModel, Relation, Sense};
 use crate::check::replay_exchange;
 use crate::geometry::{move_steps, Piece, Square};
@@ -41,6 +45,8 @@ pub struct ExchangeModel {
     x: Vec<Vec<Vec<Option<usize>>>>,
     /// `(variable, move)` for every move variable, by time step.
     moves: Vec<Vec<(usize, Move)>>,
+    /// The squares each move passes over, as `moves` lists them.
+    between: Vec<Vec<Vec<Square>>>,
     /// `moved[t - 1]`: step `t` makes a move (at-most models only).
     moved: Vec<usize>,
     /// Whether the model takes up to its horizon of moves rather than exactly that many.
@@ -159,6 +165,7 @@ pub fn exchange_model_for(puzzle: &ExchangePuzzle, horizon: Horizon) -> Exchange
         }
     }
     let mut decoded = Vec::new();
+    let mut passed = Vec::new();
     let mut moved = Vec::new();
     for t in 1..=last {
         let mut moves: Vec<MoveVar> = Vec::new();
@@ -227,11 +234,12 @@ pub fn exchange_model_for(puzzle: &ExchangePuzzle, horizon: Horizon) -> Exchange
             }
         }
         decoded.push(moves.iter().map(|m| (m.var, Move { piece: groups[m.group], from: m.from, to: m.to })).collect());
+        passed.push(moves.into_iter().map(|m| m.between).collect());
     }
     if at_most {
         model.objective = Some((Sense::Minimise, ones(moved.clone())));
     }
-    ExchangeModel { model, x, moves: decoded, moved, at_most, groups }
+    ExchangeModel { model, x, moves: decoded, between: passed, moved, at_most, groups }
 }
 
 /// A group's name in variable names: the side's name (letters, digits and `_`) and the kind's

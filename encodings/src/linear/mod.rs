@@ -14,7 +14,7 @@ mod write;
 
 use std::fmt;
 
-pub use exchange::{exchange_model, exchange_model_at_most, exchange_model_for, ExchangeModel};
+pub use exchange::{exchange_model, exchange_model_at_most, exchange_model_for, ExchangeModel, MoveSwap};
 pub use flow::{flow_model, FlowModel};
 pub use limits::{check_model_size, FLOW_POSITIONS, MAX_EXPORT_TERMS};
 pub use placement::{placement_model, PlacementModel};

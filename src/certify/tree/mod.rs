@@ -182,6 +182,7 @@ pub fn prove_tree<W: Write>(
         reused,
         refuter: None,
         by_colour: false,
+        swaps: 0,
     })
 }
 

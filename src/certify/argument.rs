@@ -1,0 +1,19 @@
+//! What a family knows about its puzzles that the proof states before any refutation: an
+//! argument that may decide the bound alone, or constraints that spare the refuter work.
+
+use super::colour::LoneKnight;
+use super::landings::Landings;
+use super::swaps::CanonicalOrder;
+
+/// An argument a family adds to its certificate's proof.
+#[derive(Clone, Debug)]
+pub enum Argument {
+    /// A lone knight touching its targets in any order: its colour at every step
+    /// ([`super::colour`]).
+    Lone(LoneKnight),
+    /// Several knights from starts of known colours: their landings on each colour
+    /// ([`super::landings`]).
+    Landings(Landings),
+    /// An exchange's independent moves in one order ([`super::swaps`]).
+    Swaps(CanonicalOrder),
+}
