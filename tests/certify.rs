@@ -88,10 +88,12 @@ fn an_exchange_is_certified_over_every_horizon_at_once() {
 
 /// With two cores varisat and CaDiCaL race for the proof (one core: varisat alone): the
 /// winner's proof is the certificate's, named in the answer, and the loser's folder is gone.
+/// (Two horizons at once leave no core to begin the certificate during the search.)
 #[test]
 fn the_winning_refuter_is_named_and_nothing_of_the_race_is_left() {
     let dir = fresh_dir("race");
-    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify", dir.to_str().unwrap()]);
+    let args = ["solve", "--quiet", "puzzles/guarini.toml", "--threads", "2", "--certify", dir.to_str().unwrap()];
+    let run = knights_sat(&args);
     assert_eq!(run.code, 0, "solve --certify failed: {}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains(" lemmas by varisat") || run.stdout.contains(" lemmas by cadical"), "{}", run.stdout);
     let mut names: Vec<String> =
@@ -99,6 +101,24 @@ fn the_winning_refuter_is_named_and_nothing_of_the_race_is_left() {
     names.sort();
     assert_eq!(names, ["model.opb", "proof.pbp", "puzzle.toml", "solution.txt"]);
     assert_verified(&dir, "16", "16 <= obj <= 16");
+}
+
+/// An exchange's certificate is begun while the search runs: its lower bound is refuted on the
+/// core the horizon search leaves free, finished with the solution, and nothing of the lanes
+/// is left.
+#[test]
+fn an_exchange_certificate_is_begun_during_the_search() {
+    let dir = fresh_dir("ahead");
+    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "solve --certify failed: {}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(" lemmas by cadical during the search"), "{}", run.stdout);
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["model.opb", "proof.pbp", "puzzle.toml", "solution.txt"]);
+    assert_verified(&dir, "16", "16 <= obj <= 16");
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    assert!(proof.contains("* first the lower bound"), "the proof does not begin with the bound");
 }
 
 #[test]
@@ -577,6 +597,7 @@ fn guarinis_exchange_is_certified_with_its_moves_in_canonical_order() {
         "--certify",
         dir.to_str().unwrap(),
         "--certify-canonical-order",
+        "always",
     ]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("swaps of moves ruled out by dominance"), "{}", run.stdout);
@@ -584,6 +605,13 @@ fn guarinis_exchange_is_certified_with_its_moves_in_canonical_order() {
     let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
     assert!(proof.lines().any(|l| l.starts_with("load_order potential")), "no order loaded");
     // Without `--certify`, the flag is refused.
-    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify-canonical-order"]);
+    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify-canonical-order", "always"]);
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    // A value it does not know is named.
+    let dir = fresh_dir("guarini-canonical-bad");
+    let args =
+        ["solve", "puzzles/guarini.toml", "--certify", dir.to_str().unwrap(), "--certify-canonical-order", "often"];
+    let run = knights_sat(&args);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("`--certify-canonical-order often`: give auto, always or never"), "{}", run.stderr);
 }

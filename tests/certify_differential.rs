@@ -16,11 +16,12 @@ use common::random::random_placement;
 
 use knights_sat::certify::{
     certify, certify_with, check, colour_argument, prove_optimal, prove_optimal_until, tour_cap_model, verify,
-    Argument, Bounds, CanonicalOrder, CertifyError, ProofCompression, Refuter,
+    Argument, Bounds, CanonicalOrder, CanonicalOrderUse, CertifyError, ProofCompression, ProofOptions, Refuter,
+    Speculation,
 };
 use knights_sat::driver::{
-    placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Solution, Status, Strategy,
-    TourSearch, TreeProof,
+    placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Query, Solution, Status,
+    StepStats, Strategy, TourSearch, TreeProof,
 };
 use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_route;
@@ -30,7 +31,7 @@ use knights_sat::encodings::linear::{exchange_model_at_most, write_opb, LinearMo
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
-use knights_sat::solver::SolverKind;
+use knights_sat::solver::{Answer, SolverKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -128,16 +129,81 @@ fn exchanges_certified_at_the_breadth_first_optimum() {
     assert!(swaps >= 100, "only {swaps} swaps of moves were stated by dominance");
 }
 
+/// The events of a horizon search that proves `0..optimum` unreachable and then asks about the
+/// optimum, as a [`Speculation`] sees them.
+fn horizon_events(optimum: usize) -> Vec<Event> {
+    let step = |horizon| StepStats {
+        horizon,
+        query: Query::Goal,
+        variables: 0,
+        clauses: 0,
+        conflicts: None,
+        seconds: 0.0,
+        result: Answer::Unsat,
+        answered_by: None,
+        thread: None,
+    };
+    let mut events = Vec::new();
+    for horizon in 0..optimum {
+        events.push(Event::Trying { horizon, query: Query::Goal });
+        events.push(Event::Step(step(horizon)));
+    }
+    events.push(Event::Trying { horizon: optimum, query: Query::Goal });
+    events
+}
+
+/// Certificates begun during the search: fed the events of a horizon search that ends at the
+/// breadth-first optimum, the speculation proves the lower bound under the assumption "the last
+/// step makes no move" before the solution is known, then finishes the proof with it; VeriPB
+/// checks it, with and without the canonical order of moves.
+#[test]
+fn exchanges_certified_while_the_search_runs_at_the_breadth_first_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 7);
+    let mut certified = 0;
+    for i in 0..30 {
+        let puzzle = random_exchange(&mut rng);
+        let Ok(Some(moves)) = shortest_route(&puzzle, 100_000) else { continue };
+        if moves.is_empty() || moves.len() > 12 {
+            continue;
+        }
+        let value = moves.len();
+        let cap = exchange_model_at_most(&puzzle, value);
+        let assignment = cap.assignment(&puzzle, &moves).unwrap();
+        let dir = work_dir(&format!("ahead-{i}"));
+        let canonical_order = if i % 2 == 1 { CanonicalOrderUse::Always } else { CanonicalOrderUse::Never };
+        let options = ProofOptions { compression: ProofCompression::None, canonical_order };
+        let wrapped = Puzzle::Exchange(puzzle.clone());
+        let speculation = Speculation::start(&wrapped, &dir, options).expect("exchanges are certified ahead");
+        for event in horizon_events(value) {
+            speculation.observe(&event);
+        }
+        let (stored, figures) = speculation
+            .finish(Some((value, assignment)))
+            .expect("the lane of the last unreachable horizon")
+            .expect("its proof");
+        assert!(figures.ahead, "puzzle {i}");
+        let opb = dir.join("model.opb");
+        let mut text = Vec::new();
+        write_opb(&cap.model, &mut text).unwrap();
+        std::fs::write(&opb, text).unwrap();
+        let bounds = check(&opb, &stored.path).expect("VeriPB accepts the proof");
+        let value = value as i64;
+        assert_eq!(bounds, Bounds { lower: value, upper: value }, "puzzle {i}: {puzzle:?}");
+        let lanes = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().file_type().unwrap().is_dir());
+        assert_eq!(lanes.count(), 0, "puzzle {i}: a lane's folder was left behind");
+        certified += 1;
+    }
+    assert!(certified >= 10, "only {certified} puzzles had a short enough optimum");
+}
+
 /// The canonical order of `puzzle`'s moves in its model of at most `cap` moves.
 fn canonical_order(puzzle: &ExchangePuzzle, cap: usize) -> CanonicalOrder {
-    let model = exchange_model_at_most(puzzle, cap);
-    let swaps = model.canonical_swaps(puzzle);
-    CanonicalOrder { potential: model.swap_potential(&swaps), swaps }
+    CanonicalOrder::of(puzzle, &exchange_model_at_most(puzzle, cap))
 }
 
 /// Guarini's puzzle with the canonical order of its moves: VeriPB checks every swap against
-/// the rows it touches and the potential it lowers, so a witness that leaves a square out, or
-/// a potential that a swap raises, is rejected.
+/// the rows it touches, the bits of the keys and the potential it lowers, so a witness that
+/// leaves a square out or sets a bit wrong, or a potential that a swap raises, is rejected.
 #[test]
 fn a_swap_of_moves_is_checked_against_its_rows_and_the_potential() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/guarini.toml");
@@ -157,10 +223,22 @@ fn a_swap_of_moves_is_checked_against_its_rows_and_the_potential() {
         std::fs::write(&pbp, text).unwrap();
         assert!(check(&opb, &pbp).is_err(), "VeriPB accepted {name}");
     };
-    // The last square of the first swap's witness left out: the swapped sequence breaks a row.
+    // The last square of the first swap's witness left out (its eighth mapping, after the four
+    // moves and three squares; the bits of the steps' keys follow): the swapped sequence breaks
+    // a row.
     let first = proof.lines().find(|l| l.starts_with("dom ")).expect("a swap").to_string();
-    let cut = first.rfind(" x").expect("a witness");
-    rejected("cut-witness.pbp", proof.replacen(&first, &first[..cut], 1));
+    let (clause, witness) = first.split_once(" ; ").expect("a witness");
+    let mut mappings: Vec<&str> = witness.split(" x").collect();
+    assert!(mappings.len() > 8, "{first}");
+    mappings.remove(7);
+    rejected("cut-witness.pbp", proof.replacen(&first, &format!("{clause} ; {}", mappings.join(" x")), 1));
+    // The last bit of a step's key set wrong in the first swap's witness: the bit's definition
+    // breaks.
+    let flipped = match first.strip_suffix(" -> 0") {
+        Some(rest) => format!("{rest} -> 1"),
+        None => format!("{} -> 0", first.strip_suffix(" -> 1").expect("a constant")),
+    };
+    rejected("flipped-bit.pbp", proof.replacen(&first, &flipped, 1));
     // The potential negated: every swap raises it.
     let mut lines = proof.lines();
     lines.find(|l| l.trim() == "def").expect("the order's definition");

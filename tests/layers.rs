@@ -36,13 +36,14 @@ struct File {
 
 /// The files whose entry points take any puzzle and ask `family::of` for its family: they sit
 /// above the families, beside the command line.
-const DISPATCH: [&str; 6] = [
+const DISPATCH: [&str; 7] = [
     "src/driver/dispatch.rs",
     "src/export/mod.rs",
     "src/render/text.rs",
     "src/render/json.rs",
     "src/certify/directory.rs",
     "src/certify/solution.rs",
+    "src/certify/speculation.rs",
 ];
 
 /// The layer of a file and its name, lowest first.

@@ -575,6 +575,7 @@ pub fn search<W: Write>(
         refuter: Some(super::Refuter::Cadical),
         by_colour: false,
         swaps: 0,
+        ahead: false,
     };
     let mut writer = oracle.proof.conclude(OutputGuarantee::None, &conclusion)?;
     writer.flush()?;

@@ -61,14 +61,48 @@ pub fn certify(
 pub struct ProofOptions {
     /// How the proof is stored.
     pub compression: ProofCompression,
-    /// State the canonical order of an exchange's independent moves by dominance and give it
-    /// to the refuter ([`super::swaps`]): a shorter refutation, a longer check.
-    pub canonical_order: bool,
+    /// When to state the canonical order of an exchange's independent moves by dominance and
+    /// give it to the refuter ([`super::swaps`]): a shorter refutation, a longer check.
+    pub canonical_order: CanonicalOrderUse,
 }
 
 impl From<ProofCompression> for ProofOptions {
     fn from(compression: ProofCompression) -> Self {
-        ProofOptions { compression, canonical_order: false }
+        ProofOptions { compression, canonical_order: CanonicalOrderUse::default() }
+    }
+}
+
+/// When a certificate states the canonical order of an exchange's moves.
+///
+/// Checking it costs about the same for every swap of moves (VeriPB checks each against the
+/// rows it touches), while what it saves grows with the refutation: on Guarini's 3x4 it made the
+/// certificate twice as fast and its check twice as slow; on Guarini's 3x3, whose refutation
+/// takes a fifth of a second, it saved nothing and made the check seven times as slow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CanonicalOrderUse {
+    /// When the search has spent [`HARD_HORIZON_SECONDS`] on one horizon before the lower
+    /// bound's proof begins (in a proof begun during the search; never after it).
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The time on one horizon after which `auto` states the canonical order.
+pub const HARD_HORIZON_SECONDS: f64 = 0.25;
+
+impl std::str::FromStr for CanonicalOrderUse {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "auto" => Ok(CanonicalOrderUse::Auto),
+            "always" => Ok(CanonicalOrderUse::Always),
+            "never" => Ok(CanonicalOrderUse::Never),
+            other => Err(format!("`--certify-canonical-order {other}`: give auto, always or never")),
+        }
     }
 }
 
@@ -85,7 +119,7 @@ pub fn certify_with(
 ) -> Result<Certificate, CertifyError> {
     let ProofOptions { compression, canonical_order } = options.into();
     let (model, assignment, mut argument) = write_files(puzzle, puzzle_text, solution, value, dir)?;
-    if canonical_order && argument.is_none() {
+    if canonical_order == CanonicalOrderUse::Always && argument.is_none() {
         argument = family::of(puzzle).canonical_order(value).map(super::Argument::Swaps);
     }
     let (proof, figures) = match tree {
@@ -99,6 +133,22 @@ pub fn certify_with(
             race::prove_optimal(&model, &assignment, argument.as_ref(), dir, compression, threads)?
         }
     };
+    Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
+}
+
+/// Writes the certificate of `solution` (objective value `value`) for `puzzle` into `dir`, whose
+/// proof a [`super::Speculation`] wrote while the search ran (`finished`, already in `dir`):
+/// the other files, as [`certify`] writes them.
+pub fn certify_begun(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    solution: &Solution,
+    value: usize,
+    dir: &Path,
+    finished: (StoredProof, prove::ProofFigures),
+) -> Result<Certificate, CertifyError> {
+    let (model, _, _) = write_files(puzzle, puzzle_text, solution, value, dir)?;
+    let (proof, figures) = finished;
     Ok(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof, figures })
 }
 

@@ -59,13 +59,14 @@ use cadical as _;
 
 /// Solves `clauses` with CaDiCaL, writing its LRAT trace into the pipe `write_end`; the
 /// answer, as CaDiCaL gives it (10 satisfiable, 20 unsatisfiable, 0 stopped by `stop`).
-fn solve_traced(clauses: &[Clause], write_end: OwnedFd, stop: &AtomicBool) -> Result<c_int, String> {
+fn solve_traced(clauses: &[Clause], assumed: &[Lit], write_end: OwnedFd, stop: &AtomicBool) -> Result<c_int, String> {
     let literal = |l: &Lit| -> Result<c_int, String> {
         let number = c_int::try_from(l.var().idx() + 1).map_err(|_| "a variable past CaDiCaL's range".to_string())?;
         Ok(if l.is_pos() { number } else { -number })
     };
     let numbers: Vec<Vec<c_int>> =
         clauses.iter().map(|clause| clause.iter().map(literal).collect()).collect::<Result<_, _>>()?;
+    let assumed: Vec<c_int> = assumed.iter().map(literal).collect::<Result<_, _>>()?;
     let fd = write_end.into_raw_fd();
     // SAFETY: `fd` is an open pipe end that this function now owns; the mode is a C string.
     let file = unsafe { libc::fdopen(fd, c"w".as_ptr()) };
@@ -89,6 +90,9 @@ fn solve_traced(clauses: &[Clause], write_end: OwnedFd, stop: &AtomicBool) -> Re
                 ccadical_add(solver, lit);
             }
             ccadical_add(solver, 0);
+        }
+        for &lit in &assumed {
+            ccadical_assume(solver, lit);
         }
         let answer = ccadical_solve(solver);
         ccadical_close_proof(solver);
@@ -203,6 +207,44 @@ pub fn refute<W: Write>(
     proof: &mut Proof<W>,
     stop: &AtomicBool,
 ) -> Result<(AbsConstraintId, Refutation), CertifyError> {
+    let (answer, translator, seconds) = traced(clauses, origins, &[], proof, stop)?;
+    let (lemmas, empty) = (translator.count, translator.empty);
+    super::trace::conclude(proof, answer == 10, empty, Refutation { lemmas, seconds })
+}
+
+/// [`refute`] under the assumption `assumed`, logged into `proof`: CaDiCaL takes an assumption
+/// as a decision, so every lemma follows from `clauses` alone; once it answers unsatisfiable,
+/// the clause `~assumed` follows by unit propagation over what it has derived, and is written
+/// by `rup` without hints. Its number; [`CertifyError::Internal`] if `clauses` are satisfiable
+/// under the assumption.
+pub fn refute_under<W: Write>(
+    clauses: &[Clause],
+    origins: &[Option<AbsConstraintId>],
+    assumed: Lit,
+    proof: &mut Proof<W>,
+    stop: &AtomicBool,
+) -> Result<(AbsConstraintId, Refutation), CertifyError> {
+    let (answer, translator, seconds) = traced(clauses, origins, &[assumed], proof, stop)?;
+    if answer == 10 {
+        return Err(CertifyError::Internal("the clauses are satisfiable under the assumption".into()));
+    }
+    let negation: Clause = [!assumed].into_iter().collect();
+    let id = match translator.empty {
+        Some(empty) => proof.reverse_unit_prop(&negation, [ConstraintId::from(empty)])?,
+        None => proof.reverse_unit_prop(&negation, std::iter::empty::<ConstraintId>())?,
+    };
+    Ok((id, Refutation { lemmas: translator.count, seconds }))
+}
+
+/// CaDiCaL on `clauses` under `assumed`, its LRAT trace read through a pipe and written into
+/// `proof` as it comes: its answer (10 or 20), the translation's state and the seconds taken.
+fn traced<W: Write>(
+    clauses: &[Clause],
+    origins: &[Option<AbsConstraintId>],
+    assumed: &[Lit],
+    proof: &mut Proof<W>,
+    stop: &AtomicBool,
+) -> Result<(c_int, Translator, f64), CertifyError> {
     let started = std::time::Instant::now();
     let mut fds = [0 as c_int; 2];
     // SAFETY: `fds` has room for the two descriptors pipe() writes.
@@ -213,7 +255,7 @@ pub fn refute<W: Write>(
     let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     let mut translator = Translator { origins: origins.to_vec(), ..Translator::default() };
     let (answer, written) = std::thread::scope(|scope| {
-        let solver = scope.spawn(move || solve_traced(clauses, write_end, stop));
+        let solver = scope.spawn(move || solve_traced(clauses, assumed, write_end, stop));
         // Every line is read even after a failure, so that the solver never blocks on the pipe.
         let mut written: Result<(), String> = Ok(());
         for line in BufReader::new(std::fs::File::from(read_end)).lines() {
@@ -237,8 +279,7 @@ pub fn refute<W: Write>(
     if answer != 10 && answer != 20 {
         return Err(CertifyError::Internal(format!("CaDiCaL answered {answer}, not a refutation")));
     }
-    let (lemmas, empty) = (translator.count, translator.empty);
-    super::trace::conclude(proof, answer == 10, empty, Refutation { lemmas, seconds })
+    Ok((answer, translator, seconds))
 }
 
 /// CaDiCaL solving incrementally under assumptions, with its LRAT trace written into a file

@@ -18,6 +18,7 @@
 //! model or derived from one in the proof, and the refutation is varisat's or CaDiCaL's
 //! (traced in LRAT), logged clause by clause; with two cores both race ([`race`]).
 
+mod ahead;
 mod argument;
 mod checker;
 mod colour;
@@ -33,6 +34,7 @@ mod proof_file;
 mod prove;
 mod race;
 mod solution;
+mod speculation;
 pub mod split;
 mod swaps;
 mod tour_model;
@@ -45,13 +47,15 @@ pub use colour::LoneKnight;
 #[cfg(unix)]
 pub use directory::certify_core_guided;
 pub use directory::{
-    certified_model, certify, certify_with, opb_value, verify, Certificate, ProofOptions, Verification, VerifyError,
+    certified_model, certify, certify_begun, certify_with, opb_value, verify, CanonicalOrderUse, Certificate,
+    ProofOptions, Verification, VerifyError, HARD_HORIZON_SECONDS,
 };
 pub use landings::Landings;
 pub use parts::{Check, Part, FILES};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, prove_optimal_until, ProofFigures, Refuter};
 pub use solution::{read_solution, stated_value, write_solution};
+pub use speculation::Speculation;
 pub use swaps::CanonicalOrder;
 pub use tour_model::{colour_argument, tour_cap_model};
 pub use tree::prove_tree;

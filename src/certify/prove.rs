@@ -57,6 +57,9 @@ pub struct ProofFigures {
     pub by_colour: bool,
     /// Pairs of moves ruled out by dominance before the refutation ([`super::swaps`]).
     pub swaps: usize,
+    /// The lower bound was proved while the search ran, before its solution was known
+    /// ([`super::ahead`]).
+    pub ahead: bool,
 }
 
 /// The objective as OPB minimises it: a maximised objective negated.
@@ -159,7 +162,7 @@ pub fn prove_optimal_until<W: Write>(
             }
         }
     };
-    let swaps = swaps_before_rows(argument, &mut proof, &mut clauses)?;
+    let swaps = swaps_before_rows(argument, &mut proof, &mut vars, &mut clauses)?;
     let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
     let mut figures = ProofFigures { opb_value: value, rows, swaps, ..ProofFigures::default() };
     let empty = if contradiction {
@@ -194,7 +197,7 @@ pub fn prove_refuted<W: Write>(
     let n = u32::try_from(model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut clauses = Clauses::default();
-    let swaps = swaps_before_rows(argument, &mut proof, &mut clauses)?;
+    let swaps = swaps_before_rows(argument, &mut proof, &mut vars, &mut clauses)?;
     let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
     let mut figures = ProofFigures { rows, swaps, ..ProofFigures::default() };
     let search = (refuter, &AtomicBool::new(false));
@@ -209,20 +212,21 @@ pub fn prove_refuted<W: Write>(
 /// loading the order moves every constraint derived so far into VeriPB's core, and a swap's
 /// witness must then satisfy them, which the definitions of a totalizer over the moves of a
 /// step would not be. The number of swaps.
-fn swaps_before_rows<W: Write>(
+pub(super) fn swaps_before_rows<W: Write>(
     argument: Option<&Argument>,
     proof: &mut Proof<W>,
+    vars: &mut BasicVarManager,
     clauses: &mut Clauses,
 ) -> Result<usize, CertifyError> {
     match argument {
-        Some(Argument::Swaps(order)) => super::swaps::derive(order, proof, clauses),
+        Some(Argument::Swaps(order)) => super::swaps::derive(order, proof, vars, clauses),
         _ => Ok(0),
     }
 }
 
 /// The rows of `model` as clauses for the solver, derived where they must be; the number of
 /// each row in VeriPB's database.
-fn rows_as_clauses<W: Write>(
+pub(super) fn rows_as_clauses<W: Write>(
     model: &LinearModel,
     clauses: &mut Clauses,
     vars: &mut BasicVarManager,

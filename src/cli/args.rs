@@ -331,11 +331,12 @@ pub struct SolveOptions {
     #[arg(long, global = true, value_name = "HOW", default_value = "auto", requires = "certify")]
     pub proof_compression: String,
 
-    /// Exchanges: state in the certificate's proof, by dominance, that independent moves come
-    /// in one order, and give the refuter those clauses: a shorter refutation and a longer
-    /// check (each swap is a step VeriPB checks against the rows it touches).
-    #[arg(long, global = true, requires = "certify")]
-    pub certify_canonical_order: bool,
+    /// Exchanges: when the certificate's proof states, by dominance, that independent moves
+    /// come in one order, and gives the refuter those clauses (a shorter refutation, a longer
+    /// check): `auto` (once the search has spent a quarter of a second on one horizon),
+    /// `always` or `never`.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto", requires = "certify")]
+    pub certify_canonical_order: String,
 
     /// No progress display on stderr.
     #[arg(long, short, global = true)]

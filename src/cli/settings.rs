@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use knights_sat::certify::ProofCompression;
+use knights_sat::certify::{CanonicalOrderUse, ProofCompression};
 use knights_sat::driver::{
     default_threads, ExchangeSearch, Ingredients, PlacementSearch, Strategy, TourSearch, MAX_HORIZON,
 };
@@ -54,8 +54,8 @@ pub struct SolveSettings {
     pub certify: Option<PathBuf>,
     /// How the certificate's proof is stored.
     pub proof_compression: ProofCompression,
-    /// State an exchange's canonical order of moves in the certificate's proof.
-    pub certify_canonical_order: bool,
+    /// When the certificate's proof states an exchange's canonical order of moves.
+    pub certify_canonical_order: CanonicalOrderUse,
     /// Show progress on stderr (only if it is a terminal).
     pub progress: bool,
 }
@@ -91,6 +91,8 @@ impl SolveSettings {
         };
         let timeout = options.timeout.map(timeout).transpose()?;
         let proof_compression: ProofCompression = options.proof_compression.parse().map_err(CliError::Usage)?;
+        let certify_canonical_order: CanonicalOrderUse =
+            options.certify_canonical_order.parse().map_err(CliError::Usage)?;
         let file = args.puzzle.clone();
         let (puzzle, source) = match (args.inline, args.puzzle) {
             (Some(_), Some(path)) => {
@@ -193,7 +195,7 @@ impl SolveSettings {
             json: options.json,
             certify: options.certify,
             proof_compression,
-            certify_canonical_order: options.certify_canonical_order,
+            certify_canonical_order,
             progress: !options.quiet,
         })
     }

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::certify::{Certificate, CertifyError, ProofOptions};
+use knights_sat::certify::{Certificate, CertifyError, ProofOptions, Speculation};
 use knights_sat::driver::TreeProof;
 use knights_sat::driver::{Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
@@ -85,6 +85,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         _ => None,
     };
     let as_it_runs = certified_search.is_some();
+    let speculation = speculation(&settings, as_it_runs);
     let worker = {
         let puzzle = settings.puzzle.clone();
         let searches = Searches { exchange: settings.search, placement: settings.placement, tour: settings.tour };
@@ -130,6 +131,9 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             Some(Message::Event(Event::TreeProof(tree))) => tree_proof = Some(tree),
             Some(Message::Certified(written)) => certificate = Some(written),
             Some(Message::Event(event)) => {
+                if let Some(speculation) = &speculation {
+                    speculation.observe(&event);
+                }
                 progress.observe(&event);
                 knowledge.observe(&event);
             }
@@ -196,7 +200,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
                 let _ = std::fs::remove_dir(dir);
                 eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display())
             }
-            None => write_certificate(&settings, &outcome, tree_proof.as_deref(), dir)?,
+            None => write_certificate(&settings, &outcome, tree_proof.as_deref(), dir, speculation)?,
         }
     }
     if matches!(stop, None | Some(Stop::Refused(_))) {
@@ -226,23 +230,54 @@ fn write_certificate(
     outcome: &Outcome,
     tree: Option<&TreeProof>,
     dir: &std::path::Path,
+    speculation: Option<Speculation>,
 ) -> Result<(), CliError> {
     let (Status::Optimal, Some(solution), Some(value)) = (outcome.status, &outcome.solution, outcome.value) else {
+        if let Some(speculation) = speculation {
+            speculation.finish(None);
+        }
         eprintln!("knights-sat: no certificate written to {}: the search proved no optimum", dir.display());
         return Ok(());
     };
     let text = puzzle_text(settings)?;
-    let certificate = knights_sat::certify::certify_with(
-        &settings.puzzle,
-        &text,
-        solution,
-        value,
-        dir,
-        ProofOptions { compression: settings.proof_compression, canonical_order: settings.certify_canonical_order },
-        tree,
-    )?;
+    // The proof begun during the search, finished with the solution, if a lane proved the bound.
+    let begun =
+        speculation.and_then(|speculation| match family::of(&settings.puzzle).certified_assignment(solution, value) {
+            Ok((_, assignment, _)) => speculation.finish(Some((value, assignment))),
+            Err(_) => speculation.finish(None),
+        });
+    let certificate = match begun {
+        Some(Ok(finished)) => {
+            knights_sat::certify::certify_begun(&settings.puzzle, &text, solution, value, dir, finished)?
+        }
+        _ => knights_sat::certify::certify_with(
+            &settings.puzzle,
+            &text,
+            solution,
+            value,
+            dir,
+            proof_options(settings),
+            tree,
+        )?,
+    };
     announce(settings, &certificate);
     Ok(())
+}
+
+/// How the certificate's proof is written, as the settings say.
+fn proof_options(settings: &SolveSettings) -> ProofOptions {
+    ProofOptions { compression: settings.proof_compression, canonical_order: settings.certify_canonical_order }
+}
+
+/// A certificate begun while the search runs, where the puzzle's family allows one
+/// ([`Speculation`]): with `--certify`, the SAT backend and a horizon search on one thread,
+/// which leaves a core to it.
+fn speculation(settings: &SolveSettings, certified_as_it_runs: bool) -> Option<Speculation> {
+    let dir = settings.certify.as_ref()?;
+    if certified_as_it_runs || settings.mip.is_some() || settings.search.threads > 1 {
+        return None;
+    }
+    Speculation::start(&settings.puzzle, dir, proof_options(settings))
 }
 
 /// The puzzle as the certificate copies it: a puzzle file as it is, comments and all; a puzzle
@@ -322,9 +357,15 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
                 0 => String::new(),
                 n => format!(", {n} swaps of moves ruled out by dominance"),
             };
+            let during = if figures.ahead { " during the search" } else { "" };
             match figures.refuter {
                 Some(refuter) => {
-                    format!("{} clauses{swaps}, {} lemmas by {}", figures.clauses, figures.lemmas, refuter.name())
+                    format!(
+                        "{} clauses{swaps}, {} lemmas by {}{during}",
+                        figures.clauses,
+                        figures.lemmas,
+                        refuter.name()
+                    )
                 }
                 None => format!("{} clauses{swaps}, {} lemmas", figures.clauses, figures.lemmas),
             }

@@ -116,10 +116,14 @@ impl Family for ExchangePuzzle {
         Ok((cap.model, values, None))
     }
 
-    fn canonical_order(&self, value: usize) -> Option<CanonicalOrder> {
+    fn bound_ahead(&self, value: usize) -> Option<(LinearModel, usize)> {
         let cap = exchange_model_at_most(self, value);
-        let swaps = cap.canonical_swaps(self);
-        Some(CanonicalOrder { potential: cap.swap_potential(&swaps), swaps })
+        let last = cap.last_moved()?;
+        Some((cap.model, last))
+    }
+
+    fn canonical_order(&self, value: usize) -> Option<CanonicalOrder> {
+        Some(CanonicalOrder::of(self, &exchange_model_at_most(self, value)))
     }
 
     fn value_limit(&self) -> (usize, &'static str) {

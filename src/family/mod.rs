@@ -124,6 +124,12 @@ pub trait Family {
     fn canonical_order(&self, _value: usize) -> Option<CanonicalOrder> {
         None
     }
+    /// The certified model at `value` and its variable "the last step makes a move", for a
+    /// family whose certificate can prove its lower bound before the solution is known: in its
+    /// model "fewer than `value`" is that variable false ([`crate::certify::Speculation`]).
+    fn bound_ahead(&self, _value: usize) -> Option<(LinearModel, usize)> {
+        None
+    }
     /// The largest value a certificate may state, and what bounds it.
     fn value_limit(&self) -> (usize, &'static str);
     /// The lines of `solution.txt` after its value line.

@@ -63,6 +63,13 @@ impl ExchangeModel {
         *self.x.get(t)?.get(group)?.get(square.index())?
     }
 
+    /// The variable "the last step makes a move" of an at-most model (`None` for a model of
+    /// exactly its horizon, or of no steps): false exactly when fewer moves than the horizon
+    /// are made, since steps without a move come only after the last move.
+    pub fn last_moved(&self) -> Option<usize> {
+        self.moved.last().copied()
+    }
+
     /// The moves that `values` (one per variable) describe, in order.
     pub fn moves(&self, values: &[bool]) -> Vec<Move> {
         self.moves.iter().filter_map(|step| step.iter().find(|m| values[m.0]).map(|m| m.1)).collect()

@@ -183,6 +183,7 @@ pub fn prove_tree<W: Write>(
         refuter: None,
         by_colour: false,
         swaps: 0,
+        ahead: false,
     })
 }
 

@@ -3,11 +3,11 @@
 //! *canonical* when every such pair comes with the first move starting on the lower square;
 //! every sequence sorts into a canonical one of the same length by swapping pairs.
 //!
-//! The sorting is stated for a proof by a potential: each move variable of step `t` weighs
-//! `(T + 1 - t) * (s + 1)` for a horizon of `T` steps and a move starting on square number
-//! `s`. Swapping a pair out of canonical order lowers the potential by the difference of the
-//! two starting squares, so no sorting runs for ever, and a proof may rule every such pair out
-//! by dominance, with the swap as its witness.
+//! The sorting is stated for a proof by a potential: a move's *key* is the number of the square
+//! it starts on, and the move of step `t` of a horizon of `T` steps adds `(T + 1 - t)` times its
+//! key. Swapping a pair out of canonical order lowers the potential by the difference of the two
+//! keys, so no sorting runs for ever, and a proof may rule every such pair out by dominance,
+//! with the swap as its witness.
 
 use std::collections::VecDeque;
 
@@ -19,33 +19,24 @@ use crate::puzzle::{ExchangePuzzle, Position};
 /// takes, and what changes when they are swapped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveSwap {
+    /// The earlier step, counted from 0 (the step from time `step` to `step + 1`).
+    pub step: usize,
     /// The move variable of the earlier step.
     pub first: usize,
     /// The move variable of the later step.
     pub second: usize,
+    /// The keys of the two moves: the first's is the larger.
+    pub keys: (usize, usize),
     /// The values the swapped sequence gives the variables that change: the four move
     /// variables of the two steps and the four occupancy variables between them.
     pub witness: Vec<(usize, bool)>,
 }
 
 impl ExchangeModel {
-    /// The weight in the potential that a swap lowers of every move variable in `swaps`.
-    pub fn swap_potential(&self, swaps: &[MoveSwap]) -> Vec<(i64, usize)> {
-        let mut used = vec![false; self.model.variables.len()];
-        for swap in swaps {
-            for &(var, _) in &swap.witness {
-                used[var] = true;
-            }
-        }
-        let last = self.moves.len() as i64;
-        let mut terms = Vec::new();
-        for (step, moves) in self.moves.iter().enumerate() {
-            let t = step as i64 + 1;
-            for (var, m) in moves.iter().filter(|m| used[m.0]) {
-                terms.push(((last + 1 - t) * (m.from.index() as i64 + 1), *var));
-            }
-        }
-        terms
+    /// Every step's move variables with their keys (the square each move starts on), step by
+    /// step from the first.
+    pub fn move_keys(&self) -> Vec<Vec<(usize, usize)>> {
+        self.moves.iter().map(|moves| moves.iter().map(|(var, m)| (*var, m.from.index())).collect()).collect()
     }
 
     /// Every pair of independent moves in consecutive steps whose first move starts on a higher
@@ -96,7 +87,8 @@ impl ExchangeModel {
                         let Some(var) = var else { continue };
                         witness.push((var, value));
                     }
-                    swaps.push(MoveSwap { first: *first_now, second: second_next, witness });
+                    let keys = (first.from.index(), second.from.index());
+                    swaps.push(MoveSwap { step, first: *first_now, second: second_next, keys, witness });
                 }
             }
         }
