@@ -31,7 +31,7 @@ use knights_sat::encodings::linear::{exchange_model_at_most, write_opb, LinearMo
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
 use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
-use knights_sat::solver::{Answer, SolverKind};
+use knights_sat::solver::SolverKind;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -132,21 +132,10 @@ fn exchanges_certified_at_the_breadth_first_optimum() {
 /// The events of a horizon search that proves `0..optimum` unreachable and then asks about the
 /// optimum, as a [`Speculation`] sees them.
 fn horizon_events(optimum: usize) -> Vec<Event> {
-    let step = |horizon| StepStats {
-        horizon,
-        query: Query::Goal,
-        variables: 0,
-        clauses: 0,
-        conflicts: None,
-        seconds: 0.0,
-        result: Answer::Unsat,
-        answered_by: None,
-        thread: None,
-    };
     let mut events = Vec::new();
     for horizon in 0..optimum {
         events.push(Event::Trying { horizon, query: Query::Goal });
-        events.push(Event::Step(step(horizon)));
+        events.push(Event::Step(StepStats::proved_unsat(horizon, Query::Goal)));
     }
     events.push(Event::Trying { horizon: optimum, query: Query::Goal });
     events

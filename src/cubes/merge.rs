@@ -8,7 +8,6 @@ use crate::driver::{Event, Knowledge, Outcome, Query, Solution, StepStats};
 use crate::encodings::puzzle::tour::TourObjective;
 use crate::encodings::puzzle::Puzzle;
 use crate::family;
-use crate::solver::Answer;
 
 /// What the results of a job directory add up to.
 #[derive(Debug)]
@@ -60,17 +59,8 @@ impl MergeReport {
                 if let (true, Solution::Route(route)) = (self.complete() && self.fewest_moves, solution) {
                     // What the cubes proved together, as the single search states it: no route
                     // of one move fewer in as many steps.
-                    knowledge.observe(&Event::Step(StepStats {
-                        horizon: route.moves().saturating_sub(1),
-                        query: Query::Moves,
-                        variables: 0,
-                        clauses: 0,
-                        conflicts: None,
-                        seconds: 0.0,
-                        result: Answer::Unsat,
-                        answered_by: None,
-                        thread: None,
-                    }));
+                    knowledge
+                        .observe(&Event::Step(StepStats::proved_unsat(route.moves().saturating_sub(1), Query::Moves)));
                 }
             }
             None if self.complete() && self.job.horizon.is_none() => {

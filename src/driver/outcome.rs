@@ -74,6 +74,24 @@ pub struct StepStats {
     pub thread: Option<usize>,
 }
 
+impl StepStats {
+    /// A call that answered `query` about `horizon` unsatisfiable, with no figures: what a
+    /// search states that it proved without a call of its own (cubes merged, a test).
+    pub fn proved_unsat(horizon: usize, query: Query) -> Self {
+        StepStats {
+            horizon,
+            query,
+            variables: 0,
+            clauses: 0,
+            conflicts: None,
+            seconds: 0.0,
+            result: Answer::Unsat,
+            answered_by: None,
+            thread: None,
+        }
+    }
+}
+
 /// The progress of a branch-and-bound search, reported while it runs and when it ends.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SearchStats {
