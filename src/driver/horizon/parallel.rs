@@ -286,17 +286,7 @@ mod tests {
             emit(Event::Trying { horizon, query });
             std::thread::sleep(Duration::from_millis(2 * (12 - horizon.min(12)) as u64));
             let result = if horizon >= self.from { Answer::Sat } else { Answer::Unsat };
-            let step = StepStats {
-                horizon,
-                query,
-                variables: 0,
-                clauses: 0,
-                conflicts: None,
-                seconds: 0.0,
-                result,
-                answered_by: None,
-                thread: None,
-            };
+            let step = StepStats { result, ..StepStats::proved_unsat(horizon, query) };
             emit(Event::Step(step));
             Ok((result == Answer::Sat).then_some(horizon))
         }
