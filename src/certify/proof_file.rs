@@ -66,6 +66,18 @@ pub struct StoredProof {
     pub lines: u64,
 }
 
+impl StoredProof {
+    /// Moves the proof file from the folder it was written in (a racer's or a lane's) into the
+    /// certificate `dir`, under the same name.
+    pub fn move_into(mut self, dir: &Path) -> io::Result<StoredProof> {
+        let name = self.path.file_name().ok_or_else(|| io::Error::other("a proof file without a name"))?;
+        let target = dir.join(name);
+        std::fs::rename(&self.path, &target)?;
+        self.path = target;
+        Ok(self)
+    }
+}
+
 /// A writer that counts the bytes and lines passing through it.
 pub struct Counting<W> {
     inner: W,

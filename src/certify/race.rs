@@ -74,7 +74,7 @@ pub(super) fn prove_optimal(
         }
         winner.ok_or_else(|| failure.unwrap_or_else(|| CertifyError::Internal("no refuter finished".into())))
     });
-    let moved = outcome.and_then(|(stored, figures)| Ok((into_place(stored, dir)?, figures)));
+    let moved = outcome.and_then(|(stored, figures)| Ok((stored.move_into(dir)?, figures)));
     for &refuter in racers {
         match std::fs::remove_dir_all(lane(dir, refuter)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound && moved.is_ok() => return Err(e.into()),
@@ -103,13 +103,4 @@ fn run(
             Err(e)
         }
     }
-}
-
-/// Moves the winner's proof file from its lane into the certificate `dir`.
-fn into_place(mut stored: StoredProof, dir: &Path) -> Result<StoredProof, CertifyError> {
-    let name = stored.path.file_name().ok_or_else(|| CertifyError::Internal("a proof file without a name".into()))?;
-    let target = dir.join(name);
-    std::fs::rename(&stored.path, &target)?;
-    stored.path = target;
-    Ok(stored)
 }

@@ -279,12 +279,8 @@ fn run_lane(
     let Ok(Some(solution)) = finishing.recv() else { return Err(CertifyError::Stopped) };
     let (writer, figures) = begun.conclude(&model, &solution)?;
     writer.flush()?;
-    let mut stored = file.finish()?;
     let parent = folder.parent().ok_or_else(|| CertifyError::Internal("a lane outside the certificate".into()))?;
-    let name = stored.path.file_name().ok_or_else(|| CertifyError::Internal("a proof file without a name".into()))?;
-    let target = parent.join(name);
     super::proof_file::remove_proofs(parent)?;
-    std::fs::rename(&stored.path, &target)?;
-    stored.path = target;
+    let stored = file.finish()?.move_into(parent)?;
     Ok((stored, figures))
 }
