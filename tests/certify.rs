@@ -150,7 +150,7 @@ fn two_knights_around_d5_are_certified_by_the_colour_count() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("decided by the colour argument"), "{}", run.stdout);
+    assert!(run.stdout.contains("decided by the colour count"), "{}", run.stdout);
     assert_verified(&dir, "22", "22 <= obj <= 22");
     let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
     assert!(proof.contains("the colour count: 22 targets of colour 0"), "{}", &proof[..proof.len().min(2000)]);

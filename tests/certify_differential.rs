@@ -342,13 +342,19 @@ fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str, r
 #[test]
 fn tours_certified_at_the_breadth_first_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
-    let (mut certified, mut with_holes, mut either_colour) = (0, 0, 0);
+    let (mut certified, mut with_holes, mut either_colour, mut by_distance) = (0, 0, 0, 0);
     for i in 0..120 {
         let Some(puzzle) = random_tour(&mut rng, TourObjective::Moves) else { continue };
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 200_000) else { continue };
         let route = optimal_route(&puzzle, i);
         assert_eq!(route.moves(), optimum.moves, "puzzle {i}");
-        certify_route(&puzzle, &route, optimum.moves, &format!("tour-{i}"), refuter(i));
+        let name = format!("tour-{i}");
+        certify_route(&puzzle, &route, optimum.moves, &name, refuter(i));
+        let proof = std::fs::read_to_string(work_dir(&name).join("proof.pbp")).unwrap();
+        let distance = proof.contains("the distance argument");
+        let listed_lone = puzzle.order == VisitOrder::Listed && puzzle.knights.len() == 1;
+        assert_eq!(distance, listed_lone && optimum.moves > 0, "puzzle {i}: {puzzle:?}");
+        by_distance += usize::from(distance);
         certified += 1;
         with_holes += usize::from(puzzle.board.removed_squares().next().is_some());
         let colours = |k: &KnightStart| {
@@ -361,6 +367,40 @@ fn tours_certified_at_the_breadth_first_optimum() {
     assert!(certified >= 50, "only {certified} tours were certified");
     assert!(either_colour >= 5, "only {either_colour} lone knights could start on either colour");
     assert!(with_holes >= 3, "only {with_holes} boards with a removed square were certified");
+    assert!(by_distance >= 10, "only {by_distance} lone knights in the listed order were certified by distances");
+}
+
+/// Finegold's order (158 moves), certified by the distance argument; then the same argument
+/// with the first four targets claimed one move farther than they are, which VeriPB rejects.
+#[test]
+fn the_distance_argument_is_checked_and_a_bound_claimed_too_high_is_rejected() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/finegold.toml");
+    let Puzzle::Tour(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("a tour") };
+    let route = optimal_route(&puzzle, 0);
+    assert_eq!(route.moves(), 158, "the published answer");
+    let name = "distance-finegold";
+    certify_route(&puzzle, &route, 158, name, Refuter::Varisat);
+    let proof = std::fs::read_to_string(work_dir(name).join("proof.pbp")).unwrap();
+    assert!(proof.contains("the distance argument: touching the targets in order takes 158 moves"));
+    let cap = tour_cap_model(&puzzle, 158).unwrap();
+    let Some(Argument::Waypoints(mut argument)) = colour_argument(&cap, &puzzle) else {
+        panic!("no distance argument")
+    };
+    for shortest in &mut argument.shortest[3..] {
+        *shortest += 1;
+    }
+    let dir = work_dir("distance-too-far");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (opb, pbp) = (dir.join("model.opb"), dir.join("proof.pbp"));
+    let mut text = Vec::new();
+    write_opb(&cap.model, &mut text).unwrap();
+    std::fs::write(&opb, text).unwrap();
+    let assignment = cap.assignment(&puzzle, &route).unwrap();
+    let file = std::io::BufWriter::new(std::fs::File::create(&pbp).unwrap());
+    let spoiled = Argument::Waypoints(argument);
+    prove_optimal(&cap.model, &assignment, Some(&spoiled), Refuter::Varisat, file).expect("a proof is written");
+    let checked = check(&opb, &pbp);
+    assert!(checked.is_err(), "accepted targets claimed one move farther: {checked:?}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use super::colour::LoneKnight;
 use super::landings::Landings;
 use super::swaps::CanonicalOrder;
+use super::waypoints::Waypoints;
 
 /// An argument a family adds to its certificate's proof.
 #[derive(Clone, Debug)]
@@ -16,4 +17,19 @@ pub enum Argument {
     Landings(Landings),
     /// An exchange's independent moves in one order ([`super::swaps`]).
     Swaps(CanonicalOrder),
+    /// A lone knight touching its targets in a listed order: the distances between them
+    /// ([`super::waypoints`]).
+    Waypoints(Waypoints),
+}
+
+impl Argument {
+    /// What the answer calls the argument when it decides the bound alone.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Argument::Lone(_) => "the colour argument",
+            Argument::Landings(_) => "the colour count",
+            Argument::Swaps(_) => "the canonical order",
+            Argument::Waypoints(_) => "the distance argument",
+        }
+    }
 }

@@ -573,7 +573,7 @@ pub fn search<W: Write>(
         cores: Some(oracle.cores.len()),
         reused: 0,
         refuter: Some(super::Refuter::Cadical),
-        by_colour: false,
+        decided_by: None,
         swaps: 0,
         ahead: false,
     };

@@ -40,6 +40,7 @@ mod swaps;
 mod tour_model;
 mod trace;
 mod tree;
+mod waypoints;
 
 pub use argument::Argument;
 pub use checker::{check, check_unsat, Bounds};
@@ -59,6 +60,7 @@ pub use speculation::Speculation;
 pub use swaps::CanonicalOrder;
 pub use tour_model::{colour_argument, tour_cap_model};
 pub use tree::prove_tree;
+pub use waypoints::Waypoints;
 
 /// Why a certificate could not be written.
 #[derive(Debug, thiserror::Error)]

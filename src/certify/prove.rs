@@ -53,8 +53,9 @@ pub struct ProofFigures {
     pub reused: usize,
     /// The SAT solver whose refutation the proof holds, if it holds one.
     pub refuter: Option<Refuter>,
-    /// A colour argument decided the bound: no refutation followed.
-    pub by_colour: bool,
+    /// The family's argument that decided the bound, by [`Argument::name`]: no refutation
+    /// followed.
+    pub decided_by: Option<&'static str>,
     /// Pairs of moves ruled out by dominance before the refutation ([`super::swaps`]).
     pub swaps: usize,
     /// The lower bound was proved while the search ran, before its solution was known
@@ -259,6 +260,7 @@ fn refute<W: Write>(
     let decided = match (argument, objective) {
         (Some(Argument::Lone(argument)), _) => super::colour::derive(argument, row_ids, proof, &mut clauses)?,
         (Some(Argument::Swaps(_)), _) => None,
+        (Some(Argument::Waypoints(argument)), _) => super::waypoints::derive(argument, row_ids, proof)?,
         (Some(Argument::Landings(argument)), Some((improving, bound))) => match argument.deciding_colour(bound) {
             Some(x) => Some(super::landings::derive(argument, x, (row_ids, improving, bound), proof, vars)?),
             None => None,
@@ -269,7 +271,7 @@ fn refute<W: Write>(
     figures.clauses = formula.len();
     figures.variables = vars.n_used();
     if let Some(empty) = decided {
-        figures.by_colour = true;
+        figures.decided_by = argument.map(Argument::name);
         return Ok(empty);
     }
     let (empty, refutation) = match refuter {

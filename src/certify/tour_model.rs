@@ -5,6 +5,7 @@
 use super::argument::Argument;
 use super::colour::LoneKnight;
 use super::landings::Landings;
+use super::waypoints::Waypoints;
 use super::CertifyError;
 use crate::encodings::geometry::Square;
 use crate::encodings::linear::{tour_model_at_most, TourModel};
@@ -21,13 +22,17 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourModel, Cert
     Ok(tour_model_at_most(puzzle, cap))
 }
 
-/// The colour argument for a tour in any order on its at-most model: for a lone knight
-/// counting its moves ([`super::colour`]; a free start or alternatives split by the start's
-/// colour), or for several knights whose starts each have one colour ([`super::landings`]);
-/// `None` for other tours.
+/// The argument for a tour on its at-most model. In any order: the colour argument for a
+/// lone knight counting its moves ([`super::colour`]; a free start or alternatives split by the
+/// start's colour), or for several knights whose starts each have one colour
+/// ([`super::landings`]). In a listed order: the distances between the targets, for a lone
+/// knight counting its moves ([`super::waypoints`]). `None` for other tours.
 pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<Argument> {
-    if puzzle.order != VisitOrder::Any || puzzle.objective == TourObjective::Feasible {
+    if puzzle.objective == TourObjective::Feasible {
         return None;
+    }
+    if puzzle.order == VisitOrder::Listed {
+        return waypoints(model, puzzle).map(Argument::Waypoints);
     }
     let board = &puzzle.board;
     let colour: Vec<usize> =
@@ -67,4 +72,32 @@ pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<Argumen
         one_rows: (0..knights).map(|k| model.one_rows_of(k)).collect(),
         jump_rows,
     }))
+}
+
+/// The distance argument for a lone knight touching its targets in a listed order for the
+/// fewest moves; `None` for several knights, another objective or a target out of reach.
+fn waypoints(model: &TourModel, puzzle: &TourPuzzle) -> Option<Waypoints> {
+    let [knight] = puzzle.knights.as_slice() else { return None };
+    if puzzle.objective != TourObjective::Moves {
+        return None;
+    }
+    let reach: Vec<Vec<Option<usize>>> = puzzle.targets.iter().map(|&t| puzzle.distances_from(&[t])).collect();
+    let first = puzzle.targets.first()?;
+    let mut shortest = vec![puzzle.distances_from(knight.candidates())[first.index()]?];
+    for (i, target) in puzzle.targets.iter().enumerate().skip(1) {
+        shortest.push(shortest[i - 1] + reach[i - 1][target.index()]?);
+    }
+    let board = &puzzle.board;
+    let jumps = (0..board.area()).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.index()).collect());
+    Some(Waypoints {
+        at: model.knight_at(0),
+        moved: model.moved_of(0),
+        progress: model.progress().to_vec(),
+        jumps: jumps.collect(),
+        reach,
+        shortest,
+        targets: puzzle.targets.iter().map(|t| t.index()).collect(),
+        one_rows: model.one_rows(),
+        rows: model.rows().clone(),
+    })
 }

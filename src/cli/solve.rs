@@ -346,12 +346,14 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
         format!(", {} gzipped", size(proof.stored_bytes))
     };
     let what = match (figures.from_search, figures.cores) {
+        (false, _) if let Some(argument) = figures.decided_by => {
+            format!("{} clauses, decided by {argument}", figures.clauses)
+        }
         (true, Some(cores)) => format!("the search's own trace, {cores} cores, {} lemmas", figures.lemmas),
         (true, None) if figures.reused > 0 => {
             format!("the search's tree, {} steps, {} subtrees used again", figures.lemmas, figures.reused)
         }
         (true, None) => format!("the search's tree, {} steps", figures.lemmas),
-        (false, _) if figures.by_colour => format!("{} clauses, decided by the colour argument", figures.clauses),
         (false, _) => {
             let swaps = match figures.swaps {
                 0 => String::new(),

@@ -40,8 +40,9 @@ pub struct CertifiedRun {
     pub from_search: bool,
     /// The SAT solver whose refutation the proof holds, when the answer names it.
     pub refuter: Option<String>,
-    /// Whether a colour argument decided the bound, with no refutation.
-    pub by_colour: bool,
+    /// The argument that decided the bound with no refutation (`colour argument`, `distance
+    /// argument`), if one did.
+    pub decided_by: Option<String>,
 }
 
 /// The rows as a Markdown table.
@@ -95,7 +96,7 @@ impl BenchRow {
         let from = match (c.seconds, c.from_search) {
             (None, _) => missing.to_string(),
             (Some(_), true) => "search".to_string(),
-            (Some(_), false) if c.by_colour => "colour argument".to_string(),
+            (Some(_), false) if c.decided_by.is_some() => c.decided_by.clone().unwrap_or_default(),
             (Some(_), false) => match &c.refuter {
                 Some(refuter) => format!("refutation by {refuter}"),
                 None => "refutation".to_string(),

@@ -48,6 +48,28 @@ pub struct TourModel {
     /// `jump_rows[t - 1][k]`: the index of the row "knight `k` jumps in step `t` only if the
     /// step counts" (at-most models of the `steps` objective; empty otherwise).
     jump_rows: Vec<Vec<usize>>,
+    /// Where the rows of the moves and of the listed order are.
+    rows: TourRows,
+}
+
+/// Where some rows of a [`TourModel`] are, for proofs that name them (indices into the
+/// model's rows).
+#[derive(Clone, Debug, Default)]
+pub struct TourRows {
+    /// `reach[t - 1][k][s]`: knight `k` on square `s` after step `t` stood there or on a
+    /// square a jump away after step `t - 1`.
+    pub reach: Vec<Vec<Vec<Option<usize>>>>,
+    /// `arrive[t - 1][k][s]`: knight `k` arriving on square `s` in step `t` jumped (models where
+    /// knights may stay).
+    pub arrive: Vec<Vec<Vec<Option<usize>>>>,
+    /// `touch[t][i]`: targets `0..=i` touched in order by time `t` only if so by time `t - 1`
+    /// or a knight stands on target `i` at `t` (listed order).
+    pub touch: Vec<Vec<usize>>,
+    /// `order[t][i - 1]`: targets `0..=i` touched in order by time `t` only if targets
+    /// `0..i` are (listed order).
+    pub order: Vec<Vec<usize>>,
+    /// Every target touched in order by the last time (listed order).
+    pub all_touched: Option<usize>,
 }
 
 impl TourModel {
@@ -88,6 +110,17 @@ impl TourModel {
     /// The variables "knight `k` jumps in step `t`", for `t` from 1 (empty without them).
     pub fn moved_of(&self, k: usize) -> Vec<usize> {
         self.moved.iter().map(|step| step[k]).collect()
+    }
+
+    /// `progress()[t][i]`: targets `0..=i` touched in order by time `t` (empty unless the order
+    /// is listed).
+    pub fn progress(&self) -> &[Vec<usize>] {
+        &self.p
+    }
+
+    /// Where the rows of the moves and of the listed order are.
+    pub fn rows(&self) -> &TourRows {
+        &self.rows
     }
 
     /// The indices of the rows "knight 1 on one square", by time.
@@ -230,11 +263,14 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     // Every square a knight stands on it stood on (staying) or reached by a knight's move.
     let moves: Vec<Vec<usize>> =
         (0..board.area()).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.index()).collect()).collect();
+    let mut rows = TourRows::default();
     for t in 1..=last {
+        let mut layer = vec![vec![None; board.area()]; knights];
         for (k, (now_row, was_row)) in at[t].iter().zip(&at[t - 1]).enumerate() {
             for square in board.squares() {
                 let s = square.index();
                 let Some(now) = now_row[s] else { continue };
+                layer[k][s] = Some(model.constraints.len());
                 let mut terms = vec![(1, now)];
                 terms.extend(moves[s].iter().filter_map(|&from| was_row[from]).map(|v| (-1, v)));
                 if staying {
@@ -243,6 +279,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                 model.constrain(format!("reach_k{}_{}_t{t}", k + 1, board.name(square)), terms, Relation::AtMost, 0);
             }
         }
+        rows.reach.push(layer);
     }
     // moved[t-1][k]: knight k changed squares in step t.
     let mut moved: Vec<Vec<usize>> = Vec::new();
@@ -252,6 +289,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     if staying {
         for t in 1..=last {
             let mut step = Vec::new();
+            let mut arrive = vec![vec![None; board.area()]; knights];
             for (k, (now_row, was_row)) in at[t].iter().zip(&at[t - 1]).enumerate() {
                 let m = model.variable(format!("moved_k{}_t{t}", k + 1));
                 for square in board.squares() {
@@ -262,6 +300,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                         // Arriving on a square it did not stand on is a move.
                         let mut terms = vec![(1, m), (-1, now)];
                         terms.extend(was.map(|v| (1, v)));
+                        arrive[k][s] = Some(model.constraints.len());
                         model.constrain(format!("arrive_{at_name}"), terms, Relation::AtLeast, 0);
                     }
                     if let (Some(was), Some(now)) = (was, now) {
@@ -272,6 +311,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                 }
                 step.push(m);
             }
+            rows.arrive.push(arrive);
             if at_most && puzzle.objective == TourObjective::Steps {
                 // Knights jump together; `step_t{t}`: some knight jumps in step t.
                 let any = model.variable(format!("step_t{t}"));
@@ -323,8 +363,10 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                 .map(|t| (0..puzzle.targets.len()).map(|i| model.variable(format!("p{}_t{t}", i + 1))).collect())
                 .collect();
             for t in 0..=last {
+                let (mut touch, mut order) = (Vec::new(), Vec::new());
                 for i in 0..puzzle.targets.len() {
                     if i > 0 {
+                        order.push(model.constraints.len());
                         let terms = vec![(1, p[t][i]), (-1, p[t][i - 1])];
                         model.constrain(format!("after_p{}_t{t}", i + 1), terms, Relation::AtMost, 0);
                     }
@@ -333,10 +375,14 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                         terms.push((-1, p[t - 1][i]));
                     }
                     terms.extend(on(i, t).into_iter().map(|v| (-1, v)));
+                    touch.push(model.constraints.len());
                     model.constrain(format!("touch_p{}_t{t}", i + 1), terms, Relation::AtMost, 0);
                 }
+                rows.touch.push(touch);
+                rows.order.push(order);
             }
             if let Some(&last) = p[last].last() {
+                rows.all_touched = Some(model.constraints.len());
                 model.constrain("all_touched", vec![(1, last)], Relation::Equal, 1);
             }
         }
@@ -346,7 +392,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
     } else if at_most || (several && puzzle.objective == TourObjective::Steps) {
         model.objective = Some((Sense::Minimise, ones(&mut moved.iter().flatten().copied())));
     }
-    TourModel { model, at, moved, stepped, p, at_most, one_rows, jump_rows }
+    TourModel { model, at, moved, stepped, p, at_most, one_rows, jump_rows, rows }
 }
 
 #[cfg(test)]

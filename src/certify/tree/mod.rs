@@ -181,7 +181,7 @@ pub fn prove_tree<W: Write>(
         cores: None,
         reused,
         refuter: None,
-        by_colour: false,
+        decided_by: None,
         swaps: 0,
         ahead: false,
     })

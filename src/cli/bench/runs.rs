@@ -73,7 +73,7 @@ pub fn certify(binary: &Path, file: &Path, config: &BenchRun, timeout: f64, work
     let Some(proof) = proof else { return run };
     run.seconds = Some(seconds);
     run.from_search = stdout.contains("the search's tree") || stdout.contains("the search's own trace");
-    run.by_colour = stdout.contains("decided by the colour argument");
+    run.decided_by = stdout.split("decided by the ").nth(1).and_then(|rest| rest.split(',').next()).map(String::from);
     run.refuter = stdout.split(" lemmas by ").nth(1).and_then(|rest| rest.split([',', ' ']).next()).map(String::from);
     run.proof_bytes = std::fs::metadata(&proof).ok().map(|m| m.len());
     let mut verify = Command::new(binary);
