@@ -55,14 +55,36 @@ fn certify_and_check(
     colour: Option<&Argument>,
     refuter: Refuter,
 ) -> Bounds {
+    let (opb, pbp) = write_proof(model, assignment, dir, colour, refuter);
+    check(&opb, &pbp).expect("VeriPB accepts the proof")
+}
+
+/// Writes `model.opb` and the proof that `assignment` is optimal for `model` into `dir`,
+/// unchecked: their paths.
+fn write_proof(
+    model: &LinearModel,
+    assignment: &[bool],
+    dir: &Path,
+    colour: Option<&Argument>,
+    refuter: Refuter,
+) -> (std::path::PathBuf, std::path::PathBuf) {
     std::fs::create_dir_all(dir).unwrap();
     let (opb, pbp) = (dir.join("model.opb"), dir.join("proof.pbp"));
     let mut text = Vec::new();
     write_opb(model, &mut text).unwrap();
     std::fs::write(&opb, text).unwrap();
     let file = std::io::BufWriter::new(std::fs::File::create(&pbp).unwrap());
-    prove_optimal(model, assignment, colour, refuter, file).expect("a proof of optimality");
-    check(&opb, &pbp).expect("VeriPB accepts the proof")
+    prove_optimal(model, assignment, colour, refuter, file).expect("a proof is written");
+    (opb, pbp)
+}
+
+/// A tour shipped with the project (`relative` to the repository) and the driver's optimal
+/// route for it.
+fn shipped_tour(relative: &str) -> (TourPuzzle, Route) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let Puzzle::Tour(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("a tour") };
+    let route = optimal_route(&puzzle, 0);
+    (puzzle, route)
 }
 
 fn work_dir(name: &str) -> std::path::PathBuf {
@@ -374,9 +396,7 @@ fn tours_certified_at_the_breadth_first_optimum() {
 /// with the first four targets claimed one move farther than they are, which VeriPB rejects.
 #[test]
 fn the_distance_argument_is_checked_and_a_bound_claimed_too_high_is_rejected() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/finegold.toml");
-    let Puzzle::Tour(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("a tour") };
-    let route = optimal_route(&puzzle, 0);
+    let (puzzle, route) = shipped_tour("puzzles/finegold.toml");
     assert_eq!(route.moves(), 158, "the published answer");
     let name = "distance-finegold";
     certify_route(&puzzle, &route, 158, name, Refuter::Varisat);
@@ -389,16 +409,10 @@ fn the_distance_argument_is_checked_and_a_bound_claimed_too_high_is_rejected() {
     for shortest in &mut argument.shortest[3..] {
         *shortest += 1;
     }
-    let dir = work_dir("distance-too-far");
-    std::fs::create_dir_all(&dir).unwrap();
-    let (opb, pbp) = (dir.join("model.opb"), dir.join("proof.pbp"));
-    let mut text = Vec::new();
-    write_opb(&cap.model, &mut text).unwrap();
-    std::fs::write(&opb, text).unwrap();
     let assignment = cap.assignment(&puzzle, &route).unwrap();
-    let file = std::io::BufWriter::new(std::fs::File::create(&pbp).unwrap());
     let spoiled = Argument::Waypoints(argument);
-    prove_optimal(&cap.model, &assignment, Some(&spoiled), Refuter::Varisat, file).expect("a proof is written");
+    let dir = work_dir("distance-too-far");
+    let (opb, pbp) = write_proof(&cap.model, &assignment, &dir, Some(&spoiled), Refuter::Varisat);
     let checked = check(&opb, &pbp);
     assert!(checked.is_err(), "accepted targets claimed one move farther: {checked:?}");
 }
@@ -474,9 +488,7 @@ fn tours_of_several_knights_certified_by_the_colour_count_at_the_optimum() {
 /// change not halved.
 #[test]
 fn the_colour_count_is_checked_line_by_line() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/bench-tours/queen-d5-two-knights-steps.toml");
-    let Puzzle::Tour(puzzle) = knights_sat::encodings::puzzle::load(&path).unwrap() else { panic!("a tour") };
-    let route = optimal_route(&puzzle, 0);
+    let (puzzle, route) = shipped_tour("puzzles/bench-tours/queen-d5-two-knights-steps.toml");
     assert_eq!(route.time_steps(), 22, "the suite's optimum");
     let name = "count-d5";
     certify_route(&puzzle, &route, 22, name, Refuter::Varisat);
