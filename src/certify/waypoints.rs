@@ -19,7 +19,8 @@
 //!    on target `i` now, too far from target `i - 1`); the later targets follow by propagation;
 //! 4. at `t = T` every target must be touched: the empty clause (`rup`).
 //!
-//! About `n` clauses per square and target near each target's time, and one unit per time.
+//! Each target takes at most one clause per square for each of the few times after it is
+//! reached (as many as the knight's farthest distance from it), and each time one unit.
 
 use std::io::Write;
 
@@ -82,7 +83,7 @@ pub fn derive<W: Write>(
     let row = |r: usize| ConstraintId::from(AbsConstraintId::new(row_ids[r]));
     // The `<=` half of an equality row.
     let at_most = |r: usize| ConstraintId::from(AbsConstraintId::new(row_ids[r] + 1));
-    let at_var = |t: usize, s: usize| !Lit::positive(arg.at[t][s].expect("a square the knight can be on") as u32);
+    let missing = |what: &str| CertifyError::Internal(format!("the distance argument finds no {what}"));
     let not_p = |t: usize, i: usize| !Lit::positive(arg.progress[t][i] as u32);
     proof.comment(&format!("the distance argument: touching the targets in order takes {} moves", arg.bound()))?;
     let still = ConstraintId::from(rup(proof, &[!Lit::positive(arg.moved[cap - 1] as u32)], Vec::new())?);
@@ -90,7 +91,7 @@ pub fn derive<W: Write>(
     for t in 0..=cap {
         // The moves made by time t at most: none in the last step.
         let moves = t.min(cap - 1);
-        let first = arg.shortest.iter().position(|&d| d > moves).expect("the bound is past every time but the last");
+        let first = arg.shortest.iter().position(|&d| d > moves).ok_or_else(|| missing("target left to touch"))?;
         // Hints that make `p_i(t - 1)` false from the unit of time t - 1 (for i at or past its first).
         let earlier_unit = |i: usize| -> Vec<ConstraintId> {
             let Some(before) = t.checked_sub(1).map(|u| &times[u]) else { return Vec::new() };
@@ -102,7 +103,8 @@ pub fn derive<W: Write>(
         for i in 0..first {
             let target = arg.targets[i];
             let mut by_square = vec![None; arg.at[t].len()];
-            for s in (0..arg.at[t].len()).filter(|&s| arg.at[t][s].is_some() && s != target) {
+            for (s, var) in arg.at[t].iter().enumerate() {
+                let Some(var) = var.filter(|_| s != target) else { continue };
                 // A square the knight cannot reach from target i is as good as infinitely far.
                 if arg.reach[i][s].is_some_and(|away| arg.shortest[i] + away <= moves) {
                     continue;
@@ -116,16 +118,19 @@ pub fn derive<W: Write>(
                     } else if t == cap {
                         // ... and the knight stood on s then too, too far from it.
                         hints.push(still);
-                        hints.push(row(arg.rows.arrive[t - 1][0][s].expect("an arrival row where the knight can be")));
+                        let arrive = arg.rows.arrive[t - 1][0][s].ok_or_else(|| missing("arrival row"))?;
+                        hints.push(row(arrive));
                         hints.extend(before.clauses[i][s]);
                     } else {
                         // ... and every square the knight came from is too far from it.
                         let from = arg.jumps[s].iter().chain(std::iter::once(&s));
                         hints.extend(from.filter_map(|&f| before.clauses[i].get(f).copied().flatten()));
-                        hints.push(row(arg.rows.reach[t - 1][0][s].expect("a reach row where the knight can be")));
+                        let reach = arg.rows.reach[t - 1][0][s].ok_or_else(|| missing("reach row"))?;
+                        hints.push(row(reach));
                     }
                 }
-                by_square[s] = Some(ConstraintId::from(rup(proof, &[not_p(t, i), at_var(t, s)], hints)?));
+                let on_s = !Lit::positive(var as u32);
+                by_square[s] = Some(ConstraintId::from(rup(proof, &[not_p(t, i), on_s], hints)?));
             }
             clauses.push(by_square);
         }
