@@ -35,6 +35,14 @@ impl Progress {
         Progress { bar, refuted: std::cell::Cell::new(None), unit }
     }
 
+    /// A spinner for one long step after the search, showing `message` and the time it has
+    /// taken, drawn as [`Progress::new`] draws.
+    pub fn step(wanted: bool, message: String) -> Progress {
+        let progress = Progress::new(wanted, "move");
+        progress.bar.set_message(message);
+        progress
+    }
+
     /// Shows what the search is doing now.
     pub fn observe(&self, event: &Event) {
         match event {

@@ -240,6 +240,10 @@ fn write_certificate(
         return Ok(());
     };
     let text = puzzle_text(settings)?;
+    let display = Progress::step(
+        settings.progress && !settings.json,
+        format!("writing the certificate: proving that no solution beats {value}"),
+    );
     // The proof begun during the search, finished with the solution, if a lane proved the bound.
     let begun =
         speculation.and_then(|speculation| match family::of(&settings.puzzle).certified_assignment(solution, value) {
@@ -248,7 +252,7 @@ fn write_certificate(
         });
     let certificate = match begun {
         Some(Ok(finished)) => {
-            knights_sat::certify::certify_begun(&settings.puzzle, &text, solution, value, dir, finished)?
+            knights_sat::certify::certify_begun(&settings.puzzle, &text, solution, value, dir, finished)
         }
         _ => knights_sat::certify::certify_with(
             &settings.puzzle,
@@ -258,8 +262,10 @@ fn write_certificate(
             dir,
             proof_options(settings),
             tree,
-        )?,
+        ),
     };
+    display.finish();
+    let certificate = certificate?;
     announce(settings, &certificate);
     Ok(())
 }
