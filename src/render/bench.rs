@@ -96,7 +96,7 @@ impl BenchRow {
         let from = match (c.seconds, c.from_search) {
             (None, _) => missing.to_string(),
             (Some(_), true) => "search".to_string(),
-            (Some(_), false) if c.decided_by.is_some() => c.decided_by.clone().unwrap_or_default(),
+            (Some(_), false) if let Some(argument) = &c.decided_by => argument.clone(),
             (Some(_), false) => match &c.refuter {
                 Some(refuter) => format!("refutation by {refuter}"),
                 None => "refutation".to_string(),
