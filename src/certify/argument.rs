@@ -19,7 +19,7 @@ pub enum Argument {
     Swaps(CanonicalOrder),
     /// A lone knight touching its targets in a listed order: the distances between them
     /// ([`super::waypoints`]).
-    Waypoints(Waypoints),
+    Waypoints(Box<Waypoints>),
 }
 
 impl Argument {

@@ -576,6 +576,7 @@ pub fn search<W: Write>(
         decided_by: None,
         swaps: 0,
         ahead: false,
+        horizons: None,
     };
     let mut writer = oracle.proof.conclude(OutputGuarantee::None, &conclusion)?;
     writer.flush()?;

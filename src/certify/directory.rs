@@ -204,6 +204,36 @@ pub fn certify_core_guided(
     }))
 }
 
+/// Runs the certified horizon search on a tour `puzzle` of a lone knight from any square
+/// ([`super::traced_tour::applies`]; its file text is `puzzle_text`), asking horizons up to
+/// `max_horizon` and reporting to `on_event` as the plain search does, and writes the
+/// certificate of the optimum it finds into `dir` ([`super::traced_tour`]); the certificate, or
+/// `None` when no route is found.
+#[cfg(unix)]
+pub fn certify_traced_tour(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    max_horizon: usize,
+    dir: &Path,
+    compression: ProofCompression,
+    on_event: &mut dyn FnMut(crate::driver::Event),
+) -> Result<Option<Certificate>, CertifyError> {
+    let Puzzle::Tour(tour) = puzzle else {
+        return Err(CertifyError::Unsupported("only tours are searched this way".into()));
+    };
+    std::fs::create_dir_all(dir)?;
+    let mut proof = ProofWriter::create(dir, compression)?;
+    let certified = super::traced_tour::search(tour, max_horizon, proof.writer(), on_event)?;
+    let stored = proof.finish()?;
+    let (Some((route, value)), Some(figures)) = (certified.best, certified.figures) else {
+        std::fs::remove_file(&stored.path)?;
+        return Ok(None);
+    };
+    let solution = Solution::Route(route);
+    let (model, _, _) = write_files(puzzle, puzzle_text, &solution, value, dir)?;
+    Ok(Some(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof: stored, figures }))
+}
+
 /// The verdicts on a certificate.
 #[derive(Clone, Debug)]
 pub struct Verification {

@@ -115,26 +115,65 @@ pub(super) struct Translator {
     pub count: usize,
     /// The empty clause, once derived.
     pub empty: Option<AbsConstraintId>,
+    /// The certified search of a tour: how its clauses are renamed and weakened.
+    pub weakening: Option<Weakening>,
+}
+
+/// How the clauses of a certified horizon search stand in the proof ([`super::traced_tour`]):
+/// the solver's variables are renamed into the proof's, and a clause that holds once the
+/// knight has jumped in every step up to `ℓ` (its level; 0 for one that always holds) is
+/// stated with the literal `~moved_ℓ`. A lemma takes the highest level among its hints, and
+/// its hints start with the rows that carry `moved_ℓ` down to the lowest level among them.
+#[derive(Default)]
+pub(super) struct Weakening {
+    /// The proof's literal for each of the solver's variables.
+    pub rename: Vec<Option<Lit>>,
+    /// The level of each input, in order (as [`Translator::origins`]).
+    pub levels: Vec<usize>,
+    /// `moved[ℓ - 1]`: the knight jumps in step `ℓ`.
+    pub moved: Vec<Lit>,
+    /// `after[ℓ - 2]`: the row "it jumps in step `ℓ` only if it jumped in step `ℓ - 1`".
+    pub after: Vec<AbsConstraintId>,
+    /// The highest level of any input so far: a lemma whose hints cannot all be named takes it.
+    pub ceiling: usize,
+    /// The level of each lemma not deleted.
+    lemma_levels: HashMap<u64, usize>,
+}
+
+impl Weakening {
+    /// The proof's literal for the solver's literal `lit`.
+    fn renamed(&self, lit: Lit) -> Option<Lit> {
+        let proof = (*self.rename.get(lit.var().idx())?)?;
+        Some(if lit.is_pos() { proof } else { !proof })
+    }
 }
 
 impl Translator {
+    /// A translator of a certified search's trace, renamed and weakened by `weakening`.
+    pub fn weakened(weakening: Weakening) -> Translator {
+        Translator { weakening: Some(weakening), ..Translator::default() }
+    }
+
     /// The VeriPB constraint of LRAT clause `id`, if it can be named.
     ///
     /// Input clauses and lemmas share one count: a clause CaDiCaL derives while the input is
     /// still being added (a unit found at once, an input shortened by one) takes the next
     /// number, and the next input the one after. So input `k` (from 0) is the number that is
     /// the `k`-th not taken by a lemma, and every lemma below it has been read before it.
-    fn constraint(&self, id: i64) -> Option<ConstraintId> {
+    fn constraint(&self, id: i64) -> Option<(ConstraintId, usize)> {
         let id = u64::try_from(id).ok()?;
+        let weakening = self.weakening.as_ref();
         if let Some(&number) = self.lemmas.get(&id) {
-            return Some(number.into());
+            let level = weakening.and_then(|w| w.lemma_levels.get(&id).copied()).unwrap_or(0);
+            return Some((number.into(), level));
         }
         let below = self.numbered.partition_point(|&n| n < id);
         if self.numbered.get(below) == Some(&id) {
             return None; // a deleted lemma: named by nothing any more
         }
         let index = usize::try_from(id).ok()?.checked_sub(1 + below)?;
-        self.origins.get(index).copied().flatten().map(ConstraintId::from)
+        let level = weakening.and_then(|w| w.levels.get(index).copied()).unwrap_or(0);
+        self.origins.get(index).copied().flatten().map(|number| (ConstraintId::from(number), level))
     }
 
     /// Accounts for the number CaDiCaL gives, untraced, to the clause of the failed assumptions
@@ -158,6 +197,9 @@ impl Translator {
                 if deleted == 0 {
                     break;
                 }
+                if let Some(w) = &mut self.weakening {
+                    w.lemma_levels.remove(&deleted);
+                }
                 if let Some(number) = self.lemmas.remove(&deleted) {
                     let none: [SubproofElement<Var, Clause>; 0] = [];
                     proof.delete_ids([ConstraintId::from(number)], none).map_err(|e| e.to_string())?;
@@ -168,21 +210,41 @@ impl Translator {
         let numbers: Vec<i64> = rest.iter().map(|t| t.parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
         let split = numbers.iter().position(|&n| n == 0).ok_or_else(bad)?;
         let (lits, hints) = (&numbers[..split], &numbers[split + 1..]);
-        let clause: Clause = lits
+        let mut clause: Clause = lits
             .iter()
             .map(|&n| {
                 let var = Var::new(u32::try_from(n.unsigned_abs() - 1).map_err(|_| bad())?);
-                Ok(if n > 0 { var.pos_lit() } else { var.neg_lit() })
+                let lit = if n > 0 { var.pos_lit() } else { var.neg_lit() };
+                match &self.weakening {
+                    Some(w) => w.renamed(lit).ok_or_else(|| format!("a lemma over a variable the proof does not name: {line}")),
+                    None => Ok(lit),
+                }
             })
             .collect::<Result<_, String>>()?;
         let hints = hints.iter().take_while(|&&h| h != 0);
-        let hints: Option<Vec<ConstraintId>> = hints.map(|&h| self.constraint(h)).collect();
-        let number = proof.reverse_unit_prop(&clause, hints.unwrap_or_default()).map_err(|e| e.to_string())?;
+        let hints: Option<Vec<(ConstraintId, usize)>> = hints.map(|&h| self.constraint(h)).collect();
+        let (hints, level) = match (&self.weakening, hints) {
+            (None, hints) => (hints.unwrap_or_default().into_iter().map(|(id, _)| id).collect(), 0),
+            (Some(w), None) => (Vec::new(), w.ceiling),
+            (Some(w), Some(hints)) => {
+                let level = hints.iter().map(|h| h.1).max().unwrap_or(0);
+                let lowest = hints.iter().map(|h| h.1).filter(|&l| l > 0).min().unwrap_or(level);
+                let carried = (lowest + 1..=level).rev().map(|l| ConstraintId::from(w.after[l - 2]));
+                (carried.chain(hints.into_iter().map(|(id, _)| id)).collect::<Vec<_>>(), level)
+            }
+        };
+        if let (Some(w), true) = (&self.weakening, level > 0) {
+            clause.add(!w.moved[level - 1]);
+        }
+        let number = proof.reverse_unit_prop(&clause, hints).map_err(|e| e.to_string())?;
         self.count += 1;
         if clause.is_empty() {
             self.empty = Some(number);
         }
         self.lemmas.insert(id, number);
+        if let Some(w) = &mut self.weakening {
+            w.lemma_levels.insert(id, level);
+        }
         // Lemmas come in increasing numbers; one out of order (numbered before it was written)
         // is still counted where it belongs.
         match self.numbered.last() {
@@ -295,6 +357,8 @@ pub(super) struct Traced {
     file: *mut libc::FILE,
     trace: BufReader<std::fs::File>,
     partial: String,
+    /// Bytes of the trace read so far.
+    read: u64,
 }
 
 /// Distinguishes the trace files of one process.
@@ -340,7 +404,7 @@ impl Traced {
             ccadical_trace_proof(solver, file, c"search".as_ptr());
             solver
         };
-        Ok(Traced { solver, file, trace: BufReader::new(trace), partial: String::new() })
+        Ok(Traced { solver, file, trace: BufReader::new(trace), partial: String::new(), read: 0 })
     }
 
     /// Adds a clause for good.
@@ -393,6 +457,7 @@ impl Traced {
         }
         loop {
             let read = self.trace.read_line(&mut self.partial)?;
+            self.read += read as u64;
             if read == 0 || !self.partial.ends_with('\n') {
                 return Ok(());
             }
@@ -401,6 +466,46 @@ impl Traced {
                 .line(proof, line.trim_end())
                 .map_err(|e| CertifyError::Internal(format!("translating CaDiCaL's proof: {e}")))?;
         }
+    }
+}
+
+impl Traced {
+    /// How many bytes CaDiCaL has traced so far: where the trace of the last call ends.
+    pub fn position(&mut self) -> Result<u64, CertifyError> {
+        // SAFETY: the file is open until drop; no other thread writes to it.
+        let position = unsafe {
+            if libc::fflush(self.file) != 0 {
+                return Err(CertifyError::Io(std::io::Error::last_os_error()));
+            }
+            libc::ftell(self.file)
+        };
+        u64::try_from(position).map_err(|_| CertifyError::Io(std::io::Error::last_os_error()))
+    }
+
+    /// [`Traced::drain`], up to the byte `end` of the trace (a [`Traced::position`]) and not
+    /// beyond: the lines of the calls before it, translated long after they ran.
+    pub fn drain_to<W: Write>(
+        &mut self,
+        end: u64,
+        translator: &mut Translator,
+        proof: &mut Proof<W>,
+    ) -> Result<(), CertifyError> {
+        // SAFETY: the file is open until drop; no other thread writes to it.
+        if unsafe { libc::fflush(self.file) } != 0 {
+            return Err(CertifyError::Io(std::io::Error::last_os_error()));
+        }
+        while self.read < end {
+            let read = self.trace.read_line(&mut self.partial)?;
+            self.read += read as u64;
+            if read == 0 || !self.partial.ends_with('\n') {
+                return Err(CertifyError::Internal("CaDiCaL's trace ends within a call".into()));
+            }
+            let line = std::mem::take(&mut self.partial);
+            translator
+                .line(proof, line.trim_end())
+                .map_err(|e| CertifyError::Internal(format!("translating CaDiCaL's proof: {e}")))?;
+        }
+        Ok(())
     }
 }
 

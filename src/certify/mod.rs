@@ -39,6 +39,8 @@ pub mod split;
 mod swaps;
 mod tour_model;
 mod trace;
+#[cfg(unix)]
+pub mod traced_tour;
 mod tree;
 mod waypoints;
 
@@ -46,7 +48,7 @@ pub use argument::Argument;
 pub use checker::{check, check_unsat, Bounds};
 pub use colour::LoneKnight;
 #[cfg(unix)]
-pub use directory::certify_core_guided;
+pub use directory::{certify_core_guided, certify_traced_tour};
 pub use directory::{
     certified_model, certify, certify_begun, certify_with, opb_value, verify, CanonicalOrderUse, Certificate,
     ProofOptions, Verification, VerifyError, HARD_HORIZON_SECONDS,

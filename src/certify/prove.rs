@@ -48,6 +48,9 @@ pub struct ProofFigures {
     pub from_search: bool,
     /// The proof traces the core-guided search as it ran: the cores it logged.
     pub cores: Option<usize>,
+    /// The proof traces the horizon search of a tour as it ran ([`super::traced_tour`]): the
+    /// horizons it refuted.
+    pub horizons: Option<usize>,
     /// Subtrees of the search's tree that the proof came to again under a symmetry it had
     /// closed them under, and took the clause of instead of writing them again.
     pub reused: usize,

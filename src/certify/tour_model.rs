@@ -32,7 +32,7 @@ pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<Argumen
         return None;
     }
     if puzzle.order == VisitOrder::Listed {
-        return waypoints(model, puzzle).map(Argument::Waypoints);
+        return waypoints(model, puzzle).map(|w| Argument::Waypoints(Box::new(w)));
     }
     let board = &puzzle.board;
     let colour: Vec<usize> =

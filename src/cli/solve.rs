@@ -99,7 +99,8 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             let search = || match (mip, &certified_search) {
                 (Some(formulation), _) => with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report),
                 (None, Some((dir, text))) => {
-                    let (outcome, certificate) = certified(&puzzle, text, dir, compression, &mut report);
+                    let certify_in = (dir.as_path(), searches.tour.max_horizon);
+                    let (outcome, certificate) = certified(&puzzle, text, certify_in, compression, &mut report);
                     if let Some(certificate) = certificate {
                         let _ = sender.send(Message::Certified(certificate));
                     }
@@ -297,10 +298,16 @@ fn puzzle_text(settings: &SolveSettings) -> Result<String, CliError> {
 }
 
 /// Whether the search itself writes the certificate as it runs (the core-guided search of a
-/// placement, [`knights_sat::certify::core_guided`]).
+/// placement, [`knights_sat::certify::core_guided`]; the horizon search of a lone knight's tour
+/// from any square, [`knights_sat::certify::traced_tour`]).
 #[cfg(unix)]
 fn certifies_as_it_runs(settings: &SolveSettings) -> bool {
-    settings.puzzle.placement().is_some_and(|p| knights_sat::certify::core_guided::applies(p, &settings.placement))
+    match &settings.puzzle {
+        Puzzle::Tour(tour) => knights_sat::certify::traced_tour::applies(tour),
+        puzzle => {
+            puzzle.placement().is_some_and(|p| knights_sat::certify::core_guided::applies(p, &settings.placement))
+        }
+    }
 }
 
 #[cfg(not(unix))]
@@ -314,16 +321,22 @@ fn certifies_as_it_runs(_: &SolveSettings) -> bool {
 fn certified(
     puzzle: &Puzzle,
     text: &str,
-    dir: &std::path::Path,
+    (dir, max_horizon): (&std::path::Path, usize),
     compression: knights_sat::certify::ProofCompression,
     report: &mut dyn FnMut(&Event),
 ) -> (Result<Outcome, knights_sat::Error>, Option<Written>) {
     let started = Instant::now();
     let mut knowledge = if family::of(puzzle).maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
-    let written = knights_sat::certify::certify_core_guided(puzzle, text, dir, compression, &mut |event| {
+    let mut observe = |event| {
         knowledge.observe(&event);
         report(&event);
-    });
+    };
+    let written = match puzzle {
+        Puzzle::Tour(_) => {
+            knights_sat::certify::certify_traced_tour(puzzle, text, max_horizon, dir, compression, &mut observe)
+        }
+        _ => knights_sat::certify::certify_core_guided(puzzle, text, dir, compression, &mut observe),
+    };
     match written {
         Err(CertifyError::Search(e)) => (Err(e), None),
         written => (Ok(knowledge.outcome(started.elapsed(), None)), Some(written)),
@@ -334,7 +347,7 @@ fn certified(
 fn certified(
     _: &Puzzle,
     _: &str,
-    _: &std::path::Path,
+    _: (&std::path::Path, usize),
     _: knights_sat::certify::ProofCompression,
     _: &mut dyn FnMut(&Event),
 ) -> (Result<Outcome, knights_sat::Error>, Option<Written>) {
@@ -356,6 +369,9 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
             format!("{} clauses, decided by {argument}", figures.clauses)
         }
         (true, Some(cores)) => format!("the search's own trace, {cores} cores, {} lemmas", figures.lemmas),
+        (true, None) if let Some(horizons) = figures.horizons => {
+            format!("the search's own trace, {horizons} horizons refuted, {} lemmas", figures.lemmas)
+        }
         (true, None) if figures.reused > 0 => {
             format!("the search's tree, {} steps, {} subtrees used again", figures.lemmas, figures.reused)
         }

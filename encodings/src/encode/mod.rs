@@ -13,6 +13,7 @@ mod line_of_sight;
 pub mod placement;
 pub mod symmetry;
 pub mod tour;
+mod tour_clause;
 
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::encodings::CollectClauses;

@@ -38,7 +38,9 @@ use rustsat::types::Lit;
 
 use super::bound::{BoundEncoding, ObjectiveBound};
 use super::horizon::HorizonEncoding;
-use super::{add, AtMostOne};
+pub use super::tour_clause::TourClause;
+use super::tour_clause::{add_as, note};
+use super::AtMostOne;
 use crate::geometry::Square;
 use crate::puzzle::tour::{Jump, Route, TourPuzzle, VisitOrder};
 
@@ -113,11 +115,54 @@ pub struct TourEncoding {
     /// `moves_bounds[t][class]`: the totalizer of [`TourEncoding::moves_colour_bounds`].
     moves_bounds: Vec<[Option<ObjectiveBound>; 2]>,
     vars: BasicVarManager,
+    /// With [`TourEncoding::logged`]: why each clause written so far holds, in order.
+    log: Option<Vec<TourClause>>,
 }
 
 impl TourEncoding {
     /// Starts the encoding of `puzzle` at horizon 0, writing the start into `clauses`.
     pub fn new<C: CollectClauses>(puzzle: &TourPuzzle, options: TourOptions, clauses: &mut C) -> Self {
+        Self::started(puzzle, options, clauses, None)
+    }
+
+    /// [`TourEncoding::new`], noting why each clause holds ([`TourEncoding::log`]).
+    pub fn logged<C: CollectClauses>(puzzle: &TourPuzzle, options: TourOptions, clauses: &mut C) -> Self {
+        Self::started(puzzle, options, clauses, Some(Vec::new()))
+    }
+
+    /// Why each clause written so far holds, in the order written (empty unless
+    /// [`TourEncoding::logged`]).
+    pub fn log(&self) -> &[TourClause] {
+        self.log.as_deref().unwrap_or_default()
+    }
+
+    /// The safe cells, in the order the clauses number them.
+    pub fn cells(&self) -> &[Square] {
+        &self.cells
+    }
+
+    /// The literal "the knight `k` stands on cell `cell` after step `t`", if the encoding has it.
+    pub fn cell_literal(&self, t: usize, k: usize, cell: usize) -> Option<Lit> {
+        *self.at.get(t)?.get(k)?.get(cell)?
+    }
+
+    /// The literal "target `j` touched by time `t`" (in order, for a listed order).
+    pub fn touched_literal(&self, t: usize, j: usize) -> Option<Lit> {
+        self.touched.get(t)?.get(j).copied()
+    }
+
+    /// A lone knight whose candidate starts have both colours: the literal "it starts on
+    /// colour 1".
+    pub fn start_dark(&self) -> Option<Lit> {
+        self.start_dark
+    }
+
+    fn started<C: CollectClauses>(
+        puzzle: &TourPuzzle,
+        options: TourOptions,
+        clauses: &mut C,
+        log: Option<Vec<TourClause>>,
+    ) -> Self {
         let cells = puzzle.safe_squares();
         let mut cell_of = vec![None; puzzle.board.area()];
         for (c, s) in cells.iter().enumerate() {
@@ -154,6 +199,7 @@ impl TourEncoding {
             count_bounds: Vec::new(),
             moves_bounds: Vec::new(),
             vars: BasicVarManager::default(),
+            log,
         };
         let colours: Vec<usize> = puzzle.knights[0].candidates().iter().map(|&s| colour(puzzle, s)).collect();
         if puzzle.knights.len() == 1 && colours.iter().all(|&c| c == colours[0]) {
@@ -181,7 +227,12 @@ impl TourEncoding {
             let earlier: Vec<Option<Lit>> = encoding.at[0][k - 1].clone();
             for (c, lit) in encoding.at[0][k].iter().enumerate() {
                 let Some(lit) = *lit else { continue };
-                add(clauses, std::iter::once(!lit).chain(earlier[..c].iter().flatten().copied()));
+                add_as(
+                    &mut encoding.log,
+                    clauses,
+                    std::iter::once(!lit).chain(earlier[..c].iter().flatten().copied()),
+                    TourClause::Other,
+                );
             }
         }
         encoding
@@ -243,7 +294,9 @@ impl TourEncoding {
                 }
                 let bound = self.moves_bounds[t][class]
                     .get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &terms));
+                let before = clauses.n_clauses();
                 bound.encode_ub(room, clauses, &mut self.vars);
+                note(&mut self.log, clauses, before, TourClause::Other);
                 assumptions.extend(bound.enforce_ub(room));
             }
         }
@@ -268,13 +321,17 @@ impl TourEncoding {
             .collect();
         for lits in &layer {
             let lits: Vec<Lit> = lits.iter().flatten().copied().collect();
-            add(clauses, lits.iter().copied());
+            add_as(&mut self.log, clauses, lits.iter().copied(), TourClause::SomeCell(t));
+            let before = clauses.n_clauses();
             self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
+            note(&mut self.log, clauses, before, TourClause::OneCell(t));
         }
         if knights > 1 {
             for c in 0..self.cells.len() {
                 let lits: Vec<Lit> = layer.iter().filter_map(|l| l[c]).collect();
+                let before = clauses.n_clauses();
                 self.options.at_most_one.encode(&lits, clauses, &mut self.vars);
+                note(&mut self.log, clauses, before, TourClause::Other);
             }
         }
         self.colour_layer(t, &layer, clauses);
@@ -297,7 +354,8 @@ impl TourEncoding {
                 let Some(lit) = *lit else { continue };
                 // Dark now after t jumps: the start was dark when t is even.
                 let start_dark = (colour_of(c, self) + t) % 2 == 1;
-                add(clauses, [!lit, if start_dark { dark } else { !dark }]);
+                let why = TourClause::Colour(t, c);
+                add_as(&mut self.log, clauses, [!lit, if start_dark { dark } else { !dark }], why);
             }
         } else if self.waits && self.count_classes.len() == 2 {
             let mut now = Vec::with_capacity(layer.len());
@@ -305,7 +363,8 @@ impl TourEncoding {
                 let dark = self.vars.new_lit();
                 for (c, lit) in lits.iter().enumerate() {
                     let Some(lit) = *lit else { continue };
-                    add(clauses, [!lit, if colour_of(c, self) == 1 { dark } else { !dark }]);
+                    let clause = [!lit, if colour_of(c, self) == 1 { dark } else { !dark }];
+                    add_as(&mut self.log, clauses, clause, TourClause::Other);
                 }
                 now.push(dark);
             }
@@ -323,7 +382,9 @@ impl TourEncoding {
 
     /// The transition from the last layer to `next`: jumps, waits and the move counters.
     fn link<C: CollectClauses>(&mut self, next: &[Vec<Option<Lit>>], clauses: &mut C) {
+        let t = self.at.len();
         let before = self.at.last().expect("a layer to link to");
+        let log = &mut self.log;
         let mut moved = Vec::new();
         for (k, now) in next.iter().enumerate() {
             let was = &before[k];
@@ -335,7 +396,7 @@ impl TourEncoding {
                     if self.waits {
                         clause.extend(was[c]);
                     }
-                    add(clauses, clause);
+                    add_as(log, clauses, clause, TourClause::Came(t, c));
                 }
                 // Backward: where the knight was, it stays or jumps a move away.
                 if let Some(lit) = was[c] {
@@ -344,7 +405,7 @@ impl TourEncoding {
                     if self.waits {
                         clause.extend(now[c]);
                     }
-                    add(clauses, clause);
+                    add_as(log, clauses, clause, TourClause::Goes(t, c));
                 }
             }
             if self.waits {
@@ -352,12 +413,12 @@ impl TourEncoding {
                 for c in 0..self.cells.len() {
                     match (was[c], now[c]) {
                         (Some(a), Some(b)) => {
-                            add(clauses, [!m, !a, !b]);
-                            add(clauses, [m, !a, b]);
-                            add(clauses, [m, a, !b]);
+                            add_as(log, clauses, [!m, !a, !b], TourClause::Other);
+                            add_as(log, clauses, [m, !a, b], TourClause::Other);
+                            add_as(log, clauses, [m, a, !b], TourClause::Other);
                         }
-                        (Some(a), None) => add(clauses, [m, !a]),
-                        (None, Some(b)) => add(clauses, [m, !b]),
+                        (Some(a), None) => add_as(log, clauses, [m, !a], TourClause::Other),
+                        (None, Some(b)) => add_as(log, clauses, [m, !b], TourClause::Other),
                         (None, None) => {}
                     }
                 }
@@ -365,8 +426,10 @@ impl TourEncoding {
             }
         }
         if self.waits && !self.puzzle.objective.parallel() {
-            add(clauses, moved.iter().copied());
+            add_as(&mut self.log, clauses, moved.iter().copied(), TourClause::Other);
+            let before = clauses.n_clauses();
             self.options.at_most_one.encode(&moved, clauses, &mut self.vars);
+            note(&mut self.log, clauses, before, TourClause::Other);
         }
         if self.moved.is_empty() {
             self.moved.push(Vec::new());
@@ -382,7 +445,7 @@ impl TourEncoding {
                         let Some(lit) = *lit else { continue };
                         let mut clause = vec![!self.moved[t - 1][b], !jumped, !lit];
                         clause.extend(self.at[t - 2][b][c]);
-                        add(clauses, clause);
+                        add_as(&mut self.log, clauses, clause, TourClause::Other);
                     }
                 }
             }
@@ -400,19 +463,22 @@ impl TourEncoding {
             let earlier = t.checked_sub(1).map(|p| self.touched[p][j]);
             match self.puzzle.order {
                 VisitOrder::Any => {
-                    add(clauses, std::iter::once(!lit).chain(earlier).chain(here.iter().copied()));
+                    let clause = std::iter::once(!lit).chain(earlier).chain(here.iter().copied());
+                    add_as(&mut self.log, clauses, clause, TourClause::Touched(t, j));
                 }
                 VisitOrder::Listed => {
                     // progress[t][j] -> progress[t-1][j] or (progress[t][j-1] and a knight on j).
                     if let Some(&previous) = lits.last() {
-                        add(clauses, [!lit, previous]);
+                        add_as(&mut self.log, clauses, [!lit, previous], TourClause::Other);
                     }
-                    add(clauses, std::iter::once(!lit).chain(earlier).chain(here.iter().copied()));
+                    let clause = std::iter::once(!lit).chain(earlier).chain(here.iter().copied());
+                    add_as(&mut self.log, clauses, clause, TourClause::Other);
                 }
             }
             if let Some(earlier) = earlier {
                 // Once touched, touched for good (true in every model, and it helps propagation).
-                add(clauses, [!earlier, lit]);
+                let why = if self.puzzle.order == VisitOrder::Any { TourClause::Kept(t, j) } else { TourClause::Other };
+                add_as(&mut self.log, clauses, [!earlier, lit], why);
             }
             lits.push(lit);
         }
@@ -470,11 +536,13 @@ impl TourEncoding {
             }
             let bound =
                 self.count_bounds[t][slot].get_or_insert_with(|| ObjectiveBound::new(BoundEncoding::Totalizer, &terms));
+            let before = clauses.n_clauses();
             bound.encode_ub(room, clauses, &mut self.vars);
+            note(&mut self.log, clauses, before, TourClause::Other);
             for lit in bound.enforce_ub(room) {
                 let mut clause = vec![!switch, lit];
                 clause.extend(holds.map(|holds| !holds));
-                add(clauses, clause);
+                add_as(&mut self.log, clauses, clause, TourClause::Other);
             }
         }
     }
@@ -506,11 +574,13 @@ impl HorizonEncoding for TourEncoding {
         let last = self.touched[horizon].len() - 1;
         match self.puzzle.order {
             VisitOrder::Any => {
-                for &lit in &self.touched[horizon] {
-                    add(clauses, [!switch, lit]);
+                for (j, &lit) in self.touched[horizon].iter().enumerate() {
+                    add_as(&mut self.log, clauses, [!switch, lit], TourClause::Goal(horizon, j));
                 }
             }
-            VisitOrder::Listed => add(clauses, [!switch, self.touched[horizon][last]]),
+            VisitOrder::Listed => {
+                add_as(&mut self.log, clauses, [!switch, self.touched[horizon][last]], TourClause::Other)
+            }
         }
         for t in 0..horizon {
             let left = horizon - t;
@@ -524,7 +594,7 @@ impl HorizonEncoding for TourEncoding {
                             }
                         }
                     }
-                    add(clauses, clause);
+                    add_as(&mut self.log, clauses, clause, TourClause::Other);
                 }
             }
             if self.options.count_to_go && self.puzzle.order == VisitOrder::Any {

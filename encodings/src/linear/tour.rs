@@ -70,6 +70,14 @@ pub struct TourRows {
     pub order: Vec<Vec<usize>>,
     /// Every target touched in order by the last time (listed order).
     pub all_touched: Option<usize>,
+    /// `stay[t - 1][k][s]`: knight `k` standing on square `s` after steps `t - 1` and `t` did
+    /// not jump in step `t` (models where knights may stay).
+    pub stay: Vec<Vec<Vec<Option<usize>>>>,
+    /// `after[t - 2][k]`: knight `k` jumps in step `t` only if it jumped in step `t - 1`
+    /// (at-most models of one knight jumping at a time, from `t = 2`).
+    pub after: Vec<Vec<usize>>,
+    /// `reached[i]`: target `i` is stood on at some time (any order).
+    pub reached: Vec<usize>,
 }
 
 impl TourModel {
@@ -290,6 +298,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
         for t in 1..=last {
             let mut step = Vec::new();
             let mut arrive = vec![vec![None; board.area()]; knights];
+            let mut stay = vec![vec![None; board.area()]; knights];
             for (k, (now_row, was_row)) in at[t].iter().zip(&at[t - 1]).enumerate() {
                 let m = model.variable(format!("moved_k{}_t{t}", k + 1));
                 for square in board.squares() {
@@ -306,12 +315,14 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                     if let (Some(was), Some(now)) = (was, now) {
                         // Staying on a square is no move.
                         let terms = vec![(1, m), (1, was), (1, now)];
+                        stay[k][s] = Some(model.constraints.len());
                         model.constrain(format!("stay_{at_name}"), terms, Relation::AtMost, 2);
                     }
                 }
                 step.push(m);
             }
             rows.arrive.push(arrive);
+            rows.stay.push(stay);
             if at_most && puzzle.objective == TourObjective::Steps {
                 // Knights jump together; `step_t{t}`: some knight jumps in step t.
                 let any = model.variable(format!("step_t{t}"));
@@ -333,11 +344,14 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                     model.constrain(format!("one_move_t{t}"), ones(&mut step.iter().copied()), Relation::AtMost, 1);
                 }
                 if let Some(before) = moved.last() {
+                    let mut after = Vec::new();
                     for (k, &m) in step.iter().enumerate() {
                         let mut terms = vec![(1, m)];
                         terms.extend(before.iter().map(|&b| (-1, b)));
+                        after.push(model.constraints.len());
                         model.constrain(format!("after_k{}_t{t}", k + 1), terms, Relation::AtMost, 0);
                     }
+                    rows.after.push(after);
                 }
             } else if !puzzle.objective.parallel() {
                 model.constrain(format!("one_move_t{t}"), ones(&mut step.iter().copied()), Relation::Equal, 1);
@@ -355,6 +369,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
         VisitOrder::Any => {
             for (i, &target) in puzzle.targets.iter().enumerate() {
                 let all = ones(&mut (0..=last).flat_map(|t| on(i, t)));
+                rows.reached.push(model.constraints.len());
                 model.constrain(format!("touch_{}", board.name(target)), all, Relation::AtLeast, 1);
             }
         }

@@ -184,6 +184,7 @@ pub fn prove_tree<W: Write>(
         decided_by: None,
         swaps: 0,
         ahead: false,
+        horizons: None,
     })
 }
 
