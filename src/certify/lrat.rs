@@ -216,7 +216,9 @@ impl Translator {
                 let var = Var::new(u32::try_from(n.unsigned_abs() - 1).map_err(|_| bad())?);
                 let lit = if n > 0 { var.pos_lit() } else { var.neg_lit() };
                 match &self.weakening {
-                    Some(w) => w.renamed(lit).ok_or_else(|| format!("a lemma over a variable the proof does not name: {line}")),
+                    Some(w) => {
+                        w.renamed(lit).ok_or_else(|| format!("a lemma over a variable the proof does not name: {line}"))
+                    }
                     None => Ok(lit),
                 }
             })
