@@ -1,5 +1,6 @@
 //! Writing a certificate directory, and checking one.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::parts::{same_model, Check, Part, FILES};
@@ -186,11 +187,28 @@ pub fn certify_core_guided(
 ) -> Result<Option<Certificate>, CertifyError> {
     let placement =
         puzzle.placement().ok_or_else(|| CertifyError::Unsupported("only placements are searched this way".into()))?;
+    as_it_runs(puzzle, puzzle_text, dir, compression, |writer| {
+        let certified = super::core_guided::search(placement, writer, on_event)?;
+        Ok(certified.best.zip(certified.figures))
+    })
+}
+
+/// Runs `search`, which writes the proof of its optimum into the writer it is given, and
+/// writes the rest of the certificate into `dir`: the certificate, or `None` when the search
+/// finds no solution (and writes no proof).
+#[cfg(unix)]
+fn as_it_runs(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    dir: &Path,
+    compression: ProofCompression,
+    search: impl FnOnce(&mut dyn Write) -> Result<Option<((Solution, usize), prove::ProofFigures)>, CertifyError>,
+) -> Result<Option<Certificate>, CertifyError> {
     std::fs::create_dir_all(dir)?;
     let mut proof = ProofWriter::create(dir, compression)?;
-    let certified = super::core_guided::search(placement, proof.writer(), on_event)?;
+    let found = search(proof.writer())?;
     let stored = proof.finish()?;
-    let (Some((solution, value)), Some(figures)) = (certified.best, certified.figures) else {
+    let Some(((solution, value), figures)) = found else {
         std::fs::remove_file(&stored.path)?;
         return Ok(None);
     };
@@ -221,17 +239,11 @@ pub fn certify_traced_tour(
     let Puzzle::Tour(tour) = puzzle else {
         return Err(CertifyError::Unsupported("only tours are searched this way".into()));
     };
-    std::fs::create_dir_all(dir)?;
-    let mut proof = ProofWriter::create(dir, compression)?;
-    let certified = super::traced_tour::search(tour, max_horizon, proof.writer(), on_event)?;
-    let stored = proof.finish()?;
-    let (Some((route, value)), Some(figures)) = (certified.best, certified.figures) else {
-        std::fs::remove_file(&stored.path)?;
-        return Ok(None);
-    };
-    let solution = Solution::Route(route);
-    let (model, _, _) = write_files(puzzle, puzzle_text, &solution, value, dir)?;
-    Ok(Some(Certificate { dir: dir.to_path_buf(), value, model_variables: model.variables.len(), proof: stored, figures }))
+    as_it_runs(puzzle, puzzle_text, dir, compression, |writer| {
+        let certified = super::traced_tour::search(tour, max_horizon, writer, on_event)?;
+        let best = certified.best.map(|(route, value)| (Solution::Route(route), value));
+        Ok(best.zip(certified.figures))
+    })
 }
 
 /// The verdicts on a certificate.

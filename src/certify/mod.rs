@@ -13,9 +13,11 @@
 //! A job split into cubes ([`crate::cubes`]) is certified as one: a placement's by its tree,
 //! an exchange's or a tour's by its cubes' refutations and their cover ([`split`]).
 //!
-//! The proof is built by a pipeline of its own ([`prove`]), not by the searches of
-//! [`crate::driver`]: the SAT variables are the model's variables, every clause is a row of the
-//! model or derived from one in the proof, and the refutation is varisat's or CaDiCaL's
+//! Three searches certify themselves as they run: the branch-and-bound tree of a placement
+//! ([`tree`]), the core-guided search ([`core_guided`]) and the horizon search of a lone
+//! knight's tour from any square ([`traced_tour`]). Otherwise the proof is built by a pipeline
+//! of its own ([`prove`]): the SAT variables are the model's variables, every clause is a row
+//! of the model or derived from one in the proof, and the refutation is varisat's or CaDiCaL's
 //! (traced in LRAT), logged clause by clause; with two cores both race ([`race`]).
 
 mod ahead;
@@ -47,12 +49,12 @@ mod waypoints;
 pub use argument::Argument;
 pub use checker::{check, check_unsat, Bounds};
 pub use colour::LoneKnight;
-#[cfg(unix)]
-pub use directory::{certify_core_guided, certify_traced_tour};
 pub use directory::{
     certified_model, certify, certify_begun, certify_with, opb_value, verify, CanonicalOrderUse, Certificate,
     ProofOptions, Verification, VerifyError, HARD_HORIZON_SECONDS,
 };
+#[cfg(unix)]
+pub use directory::{certify_core_guided, certify_traced_tour};
 pub use landings::Landings;
 pub use parts::{Check, Part, FILES};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};

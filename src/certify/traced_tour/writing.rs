@@ -1,259 +1,22 @@
-//! The certified horizon search of a lone knight's tour from any square, targets in any order,
-//! fewest moves: the search is its own certificate.
-//!
-//! The search asks horizon `h = 0, 1, …` on one CaDiCaL whose every learned clause is traced
-//! in LRAT ([`super::lrat::Traced`]), over an encoding that notes why each of its clauses holds
-//! ([`TourEncoding::logged`]; at-most-one pairwise, no distance-to-go and no count-to-go, whose
-//! derivations are still to come). Once horizon `v` is reachable, the proof is written against
-//! the certified model of at most `v` moves ([`crate::encodings::linear::tour_model_at_most`]):
-//!
-//! 1. the route, logged as the solution, and the objective-improving constraint;
-//! 2. the search's variables: a square at a time is the model's variable; "target `j` touched
-//!    by `t`", "the knight starts on colour 1" and each horizon's goal switch ("every target
-//!    touched by `h`") are defined by `red` steps;
-//! 3. each clause of the search, in the order the solver took it: a row of the model, a
-//!    definition, or a `rup` step with the rows as hints. A clause of step `t`'s jumps holds
-//!    once the knight has jumped in every step up to `t`, so it is stated with `~moved_t`;
-//! 4. CaDiCaL's lemmas, call by call, each weakened by the highest `~moved_t` among its hints
-//!    ([`super::lrat::Weakening`]); after the call that refutes horizon `h`, the clause
-//!    `~switch_h \/ ~moved_h` by unit propagation;
-//! 5. the chain: a knight that does not jump in step `h + 1` never jumps again, so by the
-//!    model's rows every target it touches is touched by `h`, and `moved_{h+1} \/ switch_h`
-//!    follows; with step 4, `~moved_{h+1}` gives `~moved_h`, from `~moved_v` (the improving
-//!    constraint) down to the empty clause.
+//! The proof of a certified tour search, written once the search has its optimum: the search's
+//! variables defined, its clauses derived from the model, its trace read, the horizons chained
+//! (steps 1 to 5 of [`super`]).
 
 use std::io::Write;
-use std::time::Instant;
 
-use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
-use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use pigeons::{AbsConstraintId, ConstraintId, Proof, VarLike};
+use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
-use super::lrat::{Traced, Translator, Weakening};
-use super::prove::{measure, ProofFigures, Refuter};
-use super::CertifyError;
-use crate::driver::{Event, Query, Solution, StepStats};
-use crate::encodings::check::replay_tour;
-use crate::encodings::encode::tour::{TourClause, TourEncoding, TourOptions};
-use crate::encodings::encode::{AtMostOne, HorizonEncoding as _};
+use crate::certify::derive;
+use crate::certify::lrat::{Traced, Translator, Weakening};
+use crate::certify::prove::measure;
+use crate::certify::CertifyError;
+use crate::encodings::encode::tour::{TourClause, TourEncoding};
+use crate::encodings::encode::HorizonEncoding as _;
 use crate::encodings::geometry::Square;
-use crate::encodings::linear::{tour_model_at_most, Relation, TourModel};
-use crate::encodings::puzzle::tour::{Route, TourObjective, TourPuzzle, VisitOrder};
-use crate::solver::Answer;
-
-/// Whether the search of `puzzle` is certified as it runs: a lone knight that may start on any
-/// safe square (of both colours), targets in any order, fewest moves.
-pub fn applies(puzzle: &TourPuzzle) -> bool {
-    let [knight] = puzzle.knights.as_slice() else { return false };
-    let candidates = knight.candidates();
-    let colours = |c: usize| candidates.iter().any(|&s| colour(puzzle, s) == c);
-    puzzle.order == VisitOrder::Any
-        && puzzle.objective == TourObjective::Moves
-        && !puzzle.targets.is_empty()
-        && candidates.len() == puzzle.safe_squares().len()
-        && colours(0)
-        && colours(1)
-}
-
-/// The fewest moves the colour argument allows ([`super::colour`]): a knight starting on colour
-/// `X` stands on `X` at even times and on the other colour at odd ones, so the targets of each
-/// kind need as many times of theirs, the start's time 0 included; the knight starts on the
-/// colour that needs fewer moves.
-pub fn colour_bound(puzzle: &TourPuzzle) -> usize {
-    let targets: Vec<usize> = puzzle.targets.iter().map(|&s| colour(puzzle, s)).collect();
-    let starts = puzzle.knights.first().map(|k| k.candidates()).unwrap_or_default();
-    let mut best = usize::MAX;
-    for start in [0, 1] {
-        if !starts.iter().any(|&s| colour(puzzle, s) == start) {
-            continue;
-        }
-        // In m moves the knight stands on its start's colour at the m / 2 + 1 even times and on
-        // the other at the (m + 1) / 2 odd ones.
-        let even = targets.iter().filter(|&&c| c == start).count();
-        let odd = targets.len() - even;
-        let moves = (2 * even).saturating_sub(2).max((2 * odd).saturating_sub(1));
-        best = best.min(moves);
-    }
-    best
-}
-
-/// What the certified search ended with.
-pub struct CertifiedTour {
-    /// The shortest route and its moves, if one was found within the horizons asked.
-    pub best: Option<(Route, usize)>,
-    /// The proof's figures, once it is written.
-    pub figures: Option<ProofFigures>,
-}
-
-/// What the solver took, in order: a clause of the encoding, or the negation of a refuted
-/// horizon's switch; and where the trace of each call refuting a horizon ends.
-enum Taken {
-    /// A clause of the encoding (the solver's literals) and why it holds.
-    Encoded(Vec<Lit>, TourClause),
-    /// The call refuting horizon `h` ended at this byte of the trace; then `~switch_h` was added.
-    Refuted(usize, u64),
-}
-
-/// The options of the run whose trace the proof reads: every family whose clauses the proof
-/// derives, and only those.
-fn options() -> TourOptions {
-    TourOptions {
-        at_most_one: AtMostOne::Pairwise,
-        distance_to_go: false,
-        count_to_go: false,
-        colour_count: false,
-        canonical_order: false,
-    }
-}
-
-/// One run of the search: a traced solver, the encoding, and what the solver took.
-struct Run {
-    solver: Traced,
-    pending: Cnf,
-    encoding: TourEncoding,
-    taken: Vec<Taken>,
-    /// The encoding's clauses given to the solver so far, and the solver's clauses in all.
-    logged: usize,
-    clauses: usize,
-}
-
-impl Run {
-    fn new(puzzle: &TourPuzzle, options: TourOptions) -> Result<Run, CertifyError> {
-        let mut pending = Cnf::new();
-        let encoding = TourEncoding::logged(puzzle, options, &mut pending);
-        Ok(Run { solver: Traced::new()?, pending, encoding, taken: Vec::new(), logged: 0, clauses: 0 })
-    }
-
-    /// Asks horizon `h` (at least the horizon encoded so far), reporting the call to
-    /// `on_event`: the route if one reaches every target in `h` moves.
-    fn ask(
-        &mut self,
-        puzzle: &TourPuzzle,
-        h: usize,
-        on_event: &mut dyn FnMut(Event),
-    ) -> Result<Option<Route>, CertifyError> {
-        let clock = Instant::now();
-        while self.encoding.horizon() < h {
-            self.encoding.extend(&mut self.pending);
-        }
-        let switch = self.encoding.goal_switch(h, &mut self.pending);
-        let log = self.encoding.log();
-        for clause in std::mem::take(&mut self.pending).iter() {
-            let why = *log.get(self.logged).ok_or_else(|| internal("a clause of the search without its reason"))?;
-            self.logged += 1;
-            self.solver.add(&clause[..])?;
-            self.clauses += 1;
-            self.taken.push(Taken::Encoded(clause.iter().copied().collect(), why));
-        }
-        on_event(Event::Trying { horizon: h, query: Query::Goal });
-        let reachable = self.solver.solve(&[switch])?;
-        on_event(Event::Step(StepStats {
-            horizon: h,
-            query: Query::Goal,
-            variables: self.encoding.n_vars(),
-            clauses: self.clauses,
-            conflicts: None,
-            seconds: clock.elapsed().as_secs_f64(),
-            result: if reachable { Answer::Sat } else { Answer::Unsat },
-            answered_by: None,
-            thread: None,
-        }));
-        if reachable {
-            let route = self.encoding.decode(h, |lit| self.solver.value(lit));
-            replay_tour(puzzle, &route).map_err(|e| internal(format!("the certified search's route: {e}")))?;
-            return Ok(Some(route));
-        }
-        self.taken.push(Taken::Refuted(h, self.solver.position()?));
-        self.solver.add(&[!switch])?;
-        self.clauses += 1;
-        Ok(None)
-    }
-}
-
-/// Searches `puzzle` ([`applies`]) horizon by horizon up to `max_horizon`, reporting to
-/// `on_event` as the plain search does, and writes the proof of the optimum into `writer`.
-///
-/// The colour argument's bound ([`colour_bound`]) is asked first: if a route reaches it, that
-/// argument is the whole proof. Otherwise a second run asks every horizon from 0 in turn, as
-/// the plain search does (a refutation of horizon `h` holds for a knight that stops after `h`
-/// moves only if the solver held no step beyond `h`).
-pub fn search<W: Write>(
-    puzzle: &TourPuzzle,
-    max_horizon: usize,
-    writer: W,
-    on_event: &mut dyn FnMut(Event),
-) -> Result<CertifiedTour, CertifyError> {
-    let started = Instant::now();
-    if let Some(reason) = puzzle.obstruction() {
-        on_event(Event::Infeasible(reason));
-        return Ok(CertifiedTour { best: None, figures: None });
-    }
-    let bound = colour_bound(puzzle).min(max_horizon);
-    on_event(Event::Bound(bound));
-    // Its trace is never read, but the plain search's encoding was slower to reach this
-    // horizon at once (queen e5, 9x9: 18 s against 5.5 s).
-    if let Some(route) = Run::new(puzzle, options())?.ask(puzzle, bound, on_event)? {
-        on_event(Event::Solution { value: bound, solution: Solution::Route(route.clone()) });
-        // The colour argument alone proves it: the proof needs no trace.
-        let model = tour_model_at_most(puzzle, bound);
-        let argument = super::tour_model::colour_argument(&model, puzzle);
-        let solution = model.assignment(puzzle, &route).map_err(internal)?;
-        let mut figures =
-            super::prove::prove_optimal(&model.model, &solution, argument.as_ref(), Refuter::Cadical, writer)?;
-        if figures.decided_by.is_none() {
-            return Err(internal("the colour argument did not decide its own bound"));
-        }
-        figures.seconds = started.elapsed().as_secs_f64();
-        return Ok(CertifiedTour { best: Some((route, bound)), figures: Some(figures) });
-    }
-    let mut run = Run::new(puzzle, options())?;
-    let mut found = None;
-    for h in 0..=max_horizon {
-        if let Some(route) = run.ask(puzzle, h, on_event)? {
-            found = Some((route, h));
-            break;
-        }
-    }
-    let Some((route, value)) = found else { return Ok(CertifiedTour { best: None, figures: None }) };
-    on_event(Event::Solution { value, solution: Solution::Route(route.clone()) });
-    let model = tour_model_at_most(puzzle, value);
-    let mut writing = Writing::start(puzzle, &model, &route, &run.encoding, writer)?;
-    // What the solver took after the last refutation serves no lemma the proof reads.
-    let read = run.taken.iter().rposition(|step| matches!(step, Taken::Refuted(..))).map_or(0, |last| last + 1);
-    for step in &run.taken[..read] {
-        match step {
-            Taken::Encoded(clause, why) => writing.derive(clause, *why)?,
-            Taken::Refuted(h, end) => writing.refuted(*h, *end, &mut run.solver)?,
-        }
-    }
-    let empty = writing.chain(value)?;
-    let range = isize::try_from(writing.opb_value).map_err(|_| internal("value out of range"))?;
-    let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
-    let figures = ProofFigures {
-        opb_value: writing.opb_value,
-        rows: writing.rows,
-        clauses: run.clauses,
-        variables: writing.vars.n_used(),
-        lemmas: writing.translator.count,
-        seconds: started.elapsed().as_secs_f64(),
-        from_search: true,
-        horizons: Some(value),
-        refuter: Some(Refuter::Cadical),
-        ..ProofFigures::default()
-    };
-    let mut writer = writing.proof.conclude(OutputGuarantee::None, &conclusion)?;
-    writer.flush()?;
-    Ok(CertifiedTour { best: Some((route, value)), figures: Some(figures) })
-}
-
-fn internal(message: impl std::fmt::Display) -> CertifyError {
-    CertifyError::Internal(format!("certifying the tour search: {message}"))
-}
-
-/// The colour of a square: 0 for the colour of a1.
-fn colour(puzzle: &TourPuzzle, square: Square) -> usize {
-    (puzzle.board.file(square) + puzzle.board.rank(square)) % 2
-}
+use crate::encodings::linear::{Relation, TourModel};
+use crate::encodings::puzzle::tour::{Route, TourPuzzle};
 
 /// The variable "a target touched by time `t`" and its definitions.
 #[derive(Clone, Copy)]
@@ -268,10 +31,10 @@ struct Touched {
 }
 
 /// The proof being written, and what it has defined so far.
-struct Writing<'a, W: Write> {
-    proof: Proof<W>,
-    translator: Translator,
-    vars: BasicVarManager,
+pub(super) struct Writing<'a, W: Write> {
+    pub(super) proof: Proof<W>,
+    pub(super) translator: Translator,
+    pub(super) vars: BasicVarManager,
     puzzle: &'a TourPuzzle,
     model: &'a TourModel,
     /// The model's variable of the knight on each square, by time.
@@ -282,8 +45,8 @@ struct Writing<'a, W: Write> {
     neighbours: Vec<Vec<usize>>,
     /// The number of each row in VeriPB's database (an equality's `<=` half one more).
     row_ids: Vec<usize>,
-    rows: usize,
-    opb_value: i64,
+    pub(super) rows: usize,
+    pub(super) opb_value: i64,
     improving: AbsConstraintId,
     /// "The knight starts on colour 1": its variable and definition, `~D \/ (starts on a
     /// square of colour 1)` and, per square of colour 1, `D \/ ~at(s, 0)`.
@@ -301,7 +64,7 @@ struct Writing<'a, W: Write> {
 
 impl<'a, W: Write> Writing<'a, W> {
     /// Starts the proof: the route as the solution, and the search's literals of squares named.
-    fn start(
+    pub(super) fn start(
         puzzle: &'a TourPuzzle,
         model: &'a TourModel,
         route: &Route,
@@ -313,8 +76,7 @@ impl<'a, W: Write> Writing<'a, W> {
         let mut proof = Proof::new(writer, rows, true)?;
         proof.comment(&model.model.title)?;
         proof.comment(&"the certified horizon search: its route, its clauses derived, its trace")?;
-        let improving =
-            proof.improve_solution((0..solution.len()).map(|i| super::derive::var(i).axiom(!solution[i])))?;
+        let improving = proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
         let n = u32::try_from(model.model.variables.len()).map_err(|_| internal("too many variables"))?;
         let mut row_ids = Vec::with_capacity(model.model.constraints.len());
         let mut id = 1;
@@ -332,14 +94,14 @@ impl<'a, W: Write> Writing<'a, W> {
             .map(|&s| puzzle.knight_moves(Square(s as u16)).iter().filter_map(|m| cell_of[m.index()]).collect())
             .collect();
         let at = model.knight_at(0);
-        let moved: Vec<Lit> = model.moved_of(0).iter().map(|&v| super::derive::var(v).pos_lit()).collect();
+        let moved: Vec<Lit> = model.moved_of(0).iter().map(|&v| derive::var(v).pos_lit()).collect();
         let after = model.rows().after.iter().map(|row| AbsConstraintId::new(row_ids[row[0]])).collect();
         // The search's literals of squares are the model's variables.
         let mut rename = vec![None; encoding.n_vars() as usize];
         for (t, layer) in at.iter().enumerate() {
             for (c, &s) in cells.iter().enumerate() {
                 if let (Some(lit), Some(var)) = (encoding.cell_literal(t, 0, c), layer[s]) {
-                    rename[lit.var().idx()] = Some(super::derive::var(var).pos_lit());
+                    rename[lit.var().idx()] = Some(derive::var(var).pos_lit());
                 }
             }
         }
@@ -373,11 +135,11 @@ impl<'a, W: Write> Writing<'a, W> {
     /// The model's literal "the knight on `cell` after step `t`".
     fn at(&self, t: usize, cell: usize) -> Result<Lit, CertifyError> {
         let var = self.at.get(t).and_then(|layer| layer[self.cells[cell]]);
-        var.map(|v| super::derive::var(v).pos_lit()).ok_or_else(|| internal(format!("no square {cell} at time {t}")))
+        var.map(|v| derive::var(v).pos_lit()).ok_or_else(|| internal(format!("no square {cell} at time {t}")))
     }
 
     fn moved(&self, t: usize) -> Lit {
-        super::derive::var(self.model.moved_of(0)[t - 1]).pos_lit()
+        derive::var(self.model.moved_of(0)[t - 1]).pos_lit()
     }
 
     /// Row `i`'s number (its `>=` half for an equality).
@@ -410,9 +172,10 @@ impl<'a, W: Write> Writing<'a, W> {
 
     /// The clause the search took, `clause`, from the model; checked against the clause its
     /// reason `why` names.
-    fn derive(&mut self, clause: &[Lit], why: TourClause) -> Result<(), CertifyError> {
+    pub(super) fn derive(&mut self, clause: &[Lit], why: TourClause) -> Result<(), CertifyError> {
         let (origin, level, expected) = match why {
             TourClause::SomeCell(t) => {
+                self.proof.comment(&format!("the search's clauses of time {t}"))?;
                 let lits = (0..self.cells.len()).map(|c| self.at(t, c)).collect::<Result<Vec<_>, _>>()?;
                 (AbsConstraintId::new(self.row_ids[self.model.one_rows()[t]]), 0, lits)
             }
@@ -559,7 +322,12 @@ impl<'a, W: Write> Writing<'a, W> {
     /// The clause "on `cell` after step `t`, the start had the colour parity gives", weakened
     /// by `~moved_t`: from the definition of the start's colour at `t = 0`, else from the
     /// same clauses of step `t - 1` for the cells it came from.
-    fn colour(&mut self, t: usize, cell: usize, clause: &[Lit]) -> Result<(AbsConstraintId, usize, Vec<Lit>), CertifyError> {
+    fn colour(
+        &mut self,
+        t: usize,
+        cell: usize,
+        clause: &[Lit],
+    ) -> Result<(AbsConstraintId, usize, Vec<Lit>), CertifyError> {
         if self.dark.is_none() {
             let lit = self.vars.new_var().pos_lit();
             let searched = clause.get(1).ok_or_else(|| internal("a colour clause of one literal"))?;
@@ -614,7 +382,7 @@ impl<'a, W: Write> Writing<'a, W> {
     /// The call refuting horizon `h`, traced up to byte `end`: its lemmas, then `~switch_h \/
     /// ~moved_h` by unit propagation, which also stands for the clause `~switch_h` the search
     /// added after it.
-    fn refuted(&mut self, h: usize, end: u64, solver: &mut Traced) -> Result<(), CertifyError> {
+    pub(super) fn refuted(&mut self, h: usize, end: u64, solver: &mut Traced) -> Result<(), CertifyError> {
         self.proof.comment(&format!("CaDiCaL's lemmas up to the refutation of horizon {h}"))?;
         solver.drain_to(end, &mut self.translator, &mut self.proof)?;
         self.translator.skip_untraced();
@@ -637,7 +405,7 @@ impl<'a, W: Write> Writing<'a, W> {
     }
 
     /// Step 5: from `~moved_v` down to the empty clause.
-    fn chain(&mut self, value: usize) -> Result<AbsConstraintId, CertifyError> {
+    pub(super) fn chain(&mut self, value: usize) -> Result<AbsConstraintId, CertifyError> {
         self.proof.comment(&"the horizons refuted, chained: a knight that stops has touched all it touches")?;
         if value == 0 {
             return self.rup(&[], &[self.improving.into()]);
@@ -678,4 +446,14 @@ impl<'a, W: Write> Writing<'a, W> {
         }
         Ok(stopped)
     }
+}
+
+/// An internal error of the certified tour search.
+pub(super) fn internal(message: impl std::fmt::Display) -> CertifyError {
+    CertifyError::Internal(format!("certifying the tour search: {message}"))
+}
+
+/// The colour of a square: 0 for the colour of a1.
+pub(super) fn colour(puzzle: &TourPuzzle, square: Square) -> usize {
+    (puzzle.board.file(square) + puzzle.board.rank(square)) % 2
 }
