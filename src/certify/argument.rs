@@ -23,6 +23,15 @@ pub enum Argument {
 }
 
 impl Argument {
+    /// Whether the argument surely decides the bound alone, known before the proof is written:
+    /// then no refutation follows, and the rows need not become clauses for one.
+    pub fn decides_alone(&self) -> bool {
+        match self {
+            Argument::Waypoints(waypoints) => waypoints.decides(),
+            Argument::Lone(_) | Argument::Landings(_) | Argument::Swaps(_) => false,
+        }
+    }
+
     /// What the answer calls the argument when it decides the bound alone.
     pub fn name(&self) -> &'static str {
         match self {

@@ -167,7 +167,11 @@ pub fn prove_optimal_until<W: Write>(
         }
     };
     let swaps = swaps_before_rows(argument, &mut proof, &mut vars, &mut clauses)?;
-    let row_ids = rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
+    let row_ids = if argument.is_some_and(Argument::decides_alone) {
+        row_numbers(model)
+    } else {
+        rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?
+    };
     let mut figures = ProofFigures { opb_value: value, rows, swaps, ..ProofFigures::default() };
     let empty = if contradiction {
         figures.clauses = clauses.clauses.len();
@@ -237,14 +241,22 @@ pub(super) fn rows_as_clauses<W: Write>(
     proof: &mut Proof<W>,
 ) -> Result<Vec<usize>, CertifyError> {
     proof.comment(&"the model's rows as clauses: clause rows and \"at most one\" rows need no steps; others by the certified totalizer")?;
+    let row_ids = row_numbers(model);
+    for (row, &id) in model.constraints.iter().zip(&row_ids) {
+        derive::derive_row(row, id, clauses, vars, proof)?;
+    }
+    Ok(row_ids)
+}
+
+/// The number of each row of `model` in VeriPB's database: an equality counts twice.
+fn row_numbers(model: &LinearModel) -> Vec<usize> {
     let mut id = 1;
     let mut row_ids = Vec::with_capacity(model.constraints.len());
     for row in &model.constraints {
-        derive::derive_row(row, id, clauses, vars, proof)?;
         row_ids.push(id);
         id += derive::row_count(row);
     }
-    Ok(row_ids)
+    row_ids
 }
 
 /// The family's argument if there is one (`argument`, with the objective-improving constraint and

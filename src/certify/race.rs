@@ -43,6 +43,8 @@ pub(super) fn prove_optimal(
     compression: ProofCompression,
     threads: usize,
 ) -> Result<(StoredProof, ProofFigures), CertifyError> {
+    // An argument that decides alone leaves nothing to race for.
+    let threads = if colour.is_some_and(Argument::decides_alone) { 1 } else { threads };
     let racers = &RACERS[..threads.clamp(1, RACERS.len())];
     if let [refuter] = racers {
         return run(model, solution, colour, *refuter, dir, compression, &AtomicBool::new(false));

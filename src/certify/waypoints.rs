@@ -58,6 +58,12 @@ impl Waypoints {
     pub fn bound(&self) -> usize {
         self.shortest.last().copied().unwrap_or(0)
     }
+
+    /// Whether [`derive`] decides the bound alone: the model's horizon is the argument's bound.
+    pub fn decides(&self) -> bool {
+        let cap = self.moved.len();
+        cap > 0 && self.progress.len() == cap + 1 && !self.targets.is_empty() && self.bound() >= cap
+    }
 }
 
 /// The proof steps of one time: the first target not yet touched in order, with its unit
@@ -76,10 +82,10 @@ pub fn derive<W: Write>(
     row_ids: &[usize],
     proof: &mut Proof<W>,
 ) -> Result<Option<AbsConstraintId>, CertifyError> {
-    let cap = arg.moved.len();
-    if cap == 0 || arg.progress.len() != cap + 1 || arg.targets.is_empty() || arg.bound() < cap {
+    if !arg.decides() {
         return Ok(None);
     }
+    let cap = arg.moved.len();
     let row = |r: usize| ConstraintId::from(AbsConstraintId::new(row_ids[r]));
     // The `<=` half of an equality row.
     let at_most = |r: usize| ConstraintId::from(AbsConstraintId::new(row_ids[r] + 1));

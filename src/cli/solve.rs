@@ -366,7 +366,7 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
     };
     let what = match (figures.from_search, figures.cores) {
         (false, _) if let Some(argument) = figures.decided_by => {
-            format!("{} clauses, decided by {argument}", figures.clauses)
+            format!("{} rows, decided by {argument}", figures.rows)
         }
         (true, Some(cores)) => format!("the search's own trace, {cores} cores, {} lemmas", figures.lemmas),
         (true, None) if let Some(horizons) = figures.horizons => {

@@ -231,6 +231,8 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
         format!("{what}, objective {}, horizon {last}", puzzle.objective)
     };
     let mut model = LinearModel { title, ..LinearModel::default() };
+    // Square names, made once: the model names a variable or row after a square many times.
+    let names: Vec<String> = (0..board.area()).map(|s| board.name(Square(s as u16))).collect();
     let distance: Vec<Vec<Option<usize>>> =
         puzzle.knights.iter().map(|k| puzzle.distances_from(k.candidates())).collect();
     // at[t][k][s]: knight k on square s after t steps, where it can be by then.
@@ -242,7 +244,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                     .map(|s| {
                         let square = Square(s as u16);
                         let near = distance[k][s].is_some_and(|d| d <= t) && puzzle.is_safe(square);
-                        near.then(|| model.variable(format!("at_k{}_{}_t{t}", k + 1, board.name(square))))
+                        near.then(|| model.variable(format!("at_k{}_{}_t{t}", k + 1, names[s])))
                     })
                     .collect()
             })
@@ -263,7 +265,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
             for square in board.squares() {
                 let here = ones(&mut layer.iter().filter_map(|row| row[square.index()]));
                 if here.len() > 1 {
-                    model.constrain(format!("share_{}_t{t}", board.name(square)), here, Relation::AtMost, 1);
+                    model.constrain(format!("share_{}_t{t}", names[square.index()]), here, Relation::AtMost, 1);
                 }
             }
         }
@@ -284,7 +286,7 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                 if staying {
                     terms.extend(was_row[s].map(|v| (-1, v)));
                 }
-                model.constrain(format!("reach_k{}_{}_t{t}", k + 1, board.name(square)), terms, Relation::AtMost, 0);
+                model.constrain(format!("reach_k{}_{}_t{t}", k + 1, names[s]), terms, Relation::AtMost, 0);
             }
         }
         rows.reach.push(layer);
@@ -304,7 +306,10 @@ pub fn tour_model_for(puzzle: &TourPuzzle, horizon: Horizon) -> TourModel {
                 for square in board.squares() {
                     let s = square.index();
                     let (was, now) = (was_row[s], now_row[s]);
-                    let at_name = format!("k{}_{}_t{t}", k + 1, board.name(square));
+                    if now.is_none() {
+                        continue;
+                    }
+                    let at_name = format!("k{}_{}_t{t}", k + 1, names[s]);
                     if let Some(now) = now {
                         // Arriving on a square it did not stand on is a move.
                         let mut terms = vec![(1, m), (-1, now)];

@@ -8,34 +8,85 @@ use super::{LinearModel, Relation, Sense};
 /// with its name, `>=` and `=` constraints only (an at-most constraint is negated), the
 /// objective as `min:` (a maximised objective is negated, and the comment says so).
 pub fn write_opb(model: &LinearModel, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "* #variable= {} #constraint= {}", model.variables.len(), model.constraints.len())?;
-    writeln!(out, "* {}", model.title)?;
+    // Written into a buffer a few lines at a time: a model can have millions of terms, and
+    // formatting each through `write!` costs more than the rest of a certificate.
+    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+    let flush = |buf: &mut Vec<u8>, out: &mut dyn Write| -> io::Result<()> {
+        if buf.len() >= 1 << 16 {
+            out.write_all(buf)?;
+            buf.clear();
+        }
+        Ok(())
+    };
+    writeln!(buf, "* #variable= {} #constraint= {}", model.variables.len(), model.constraints.len())?;
+    writeln!(buf, "* {}", model.title)?;
     for (i, name) in model.variables.iter().enumerate() {
-        writeln!(out, "* x{} = {name}", i + 1)?;
+        buf.extend_from_slice(b"* x");
+        push_integer(&mut buf, i as i64 + 1);
+        buf.extend_from_slice(b" = ");
+        buf.extend_from_slice(name.as_bytes());
+        buf.push(b'\n');
+        flush(&mut buf, out)?;
     }
-    let terms = |terms: &[(i64, usize)], sign: i64| -> String {
-        terms.iter().map(|&(c, v)| format!("{:+} x{} ", sign * c, v + 1)).collect()
+    let terms = |buf: &mut Vec<u8>, terms: &[(i64, usize)], sign: i64| {
+        for &(c, v) in terms {
+            let c = sign * c;
+            if c >= 0 {
+                buf.push(b'+');
+            }
+            push_integer(buf, c);
+            buf.extend_from_slice(b" x");
+            push_integer(buf, v as i64 + 1);
+            buf.push(b' ');
+        }
     };
     if let Some((sense, objective)) = &model.objective {
         let sign = match sense {
             Sense::Minimise => 1,
             Sense::Maximise => {
-                writeln!(out, "* the objective is maximised: OPB minimises its negation")?;
+                writeln!(buf, "* the objective is maximised: OPB minimises its negation")?;
                 -1
             }
         };
-        writeln!(out, "min: {};", terms(objective, sign))?;
+        buf.extend_from_slice(b"min: ");
+        terms(&mut buf, objective, sign);
+        buf.extend_from_slice(b";\n");
     }
     for constraint in &model.constraints {
-        writeln!(out, "* {}", constraint.name)?;
-        let (sign, relation) = match constraint.relation {
-            Relation::AtLeast => (1, ">="),
-            Relation::AtMost => (-1, ">="),
-            Relation::Equal => (1, "="),
+        buf.extend_from_slice(b"* ");
+        buf.extend_from_slice(constraint.name.as_bytes());
+        buf.push(b'\n');
+        let (sign, relation): (i64, &[u8]) = match constraint.relation {
+            Relation::AtLeast => (1, b">= "),
+            Relation::AtMost => (-1, b">= "),
+            Relation::Equal => (1, b"= "),
         };
-        writeln!(out, "{}{relation} {};", terms(&constraint.terms, sign), sign * constraint.rhs)?;
+        terms(&mut buf, &constraint.terms, sign);
+        buf.extend_from_slice(relation);
+        push_integer(&mut buf, sign * constraint.rhs);
+        buf.extend_from_slice(b";\n");
+        flush(&mut buf, out)?;
     }
-    Ok(())
+    out.write_all(&buf)
+}
+
+/// Appends the decimal digits of `n` (with a `-` if negative) to `buf`.
+fn push_integer(buf: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        buf.push(b'-');
+    }
+    let mut magnitude = n.unsigned_abs();
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[at..]);
 }
 
 /// Writes `model` in the CPLEX LP format, every variable binary, with at most eight terms a line.
