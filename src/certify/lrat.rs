@@ -17,13 +17,13 @@
 //! (an input without an origin, a negative RAT hint) drops the hints of that step: VeriPB then
 //! propagates over its whole database, which is slower but checks the same clause.
 
-use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use pigeons::{AbsConstraintId, ConstraintId, Proof, SubproofElement};
+use rustc_hash::FxHashMap as HashMap;
 use rustsat::types::{Clause, Lit, Var};
 
 use super::trace::Refutation;

@@ -175,7 +175,8 @@ impl Copy {
 pub struct ProofWriter {
     dir: PathBuf,
     auto_threshold: u64,
-    out: Counting<Sink>,
+    /// Buffered before the sink: a proof is written a few bytes at a time.
+    out: Counting<BufWriter<Sink>>,
 }
 
 impl Write for Sink {
@@ -217,14 +218,14 @@ impl ProofWriter {
         Ok(Self {
             dir: dir.to_path_buf(),
             auto_threshold: AUTO_GZIP_BYTES,
-            out: Counting { inner: sink, bytes: 0, lines: 0 },
+            out: Counting { inner: BufWriter::with_capacity(1 << 16, sink), bytes: 0, lines: 0 },
         })
     }
 
     /// Under `auto`, starts the gzip copy once the text passes `bytes` (for tests).
     #[cfg(test)]
     fn copy_from(&mut self, bytes: u64) {
-        if let Sink::Auto(_, Copy::Waiting { early, .. }) = &mut self.out.inner {
+        if let Sink::Auto(_, Copy::Waiting { early, .. }) = self.out.inner.get_mut() {
             *early = bytes;
         }
     }
@@ -237,7 +238,9 @@ impl ProofWriter {
     /// Gives the proof up unfinished: waits for the gzip copy's thread, if one runs, so that
     /// nothing writes into the folder afterwards. The files stay for the caller to remove.
     pub fn discard(self) {
-        if let Sink::Auto(_, Copy::Running { sender, worker, .. }) = self.out.inner {
+        // What is still buffered is given up with the rest.
+        let (sink, _) = self.out.inner.into_parts();
+        if let Sink::Auto(_, Copy::Running { sender, worker, .. }) = sink {
             drop(sender);
             // Its error, if any, concerns a file being given up.
             let _ = worker.join();
@@ -247,7 +250,7 @@ impl ProofWriter {
     /// Completes the file (compressing a long proof under `auto`) and returns its sizes.
     pub fn finish(self) -> io::Result<StoredProof> {
         let (text_bytes, lines) = (self.out.bytes, self.out.lines);
-        let path = match self.out.inner {
+        let path = match self.out.inner.into_inner().map_err(|e| e.into_error())? {
             Sink::Text(mut w) => {
                 w.flush()?;
                 self.dir.join(PROOF)
