@@ -88,11 +88,13 @@ fn an_exchange_is_certified_over_every_horizon_at_once() {
 
 /// With two cores varisat and CaDiCaL race for the proof (one core: varisat alone): the
 /// winner's proof is the certificate's, named in the answer, and the loser's folder is gone.
-/// (Two horizons at once leave no core to begin the certificate during the search.)
+/// (Two horizons at once leave no core to begin the certificate during the search; a board of
+/// more than nine squares is not left to the search that certifies itself.)
 #[test]
 fn the_winning_refuter_is_named_and_nothing_of_the_race_is_left() {
     let dir = fresh_dir("race");
-    let args = ["solve", "--quiet", "puzzles/guarini.toml", "--threads", "2", "--certify", dir.to_str().unwrap()];
+    let path = puzzle_file("certify-knights-4x3.toml", KNIGHTS_4X3);
+    let args = ["solve", "--quiet", path.to_str().unwrap(), "--threads", "2", "--certify", dir.to_str().unwrap()];
     let run = knights_sat(&args);
     assert_eq!(run.code, 0, "solve --certify failed: {}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains(" lemmas by varisat") || run.stdout.contains(" lemmas by cadical"), "{}", run.stdout);
@@ -100,16 +102,21 @@ fn the_winning_refuter_is_named_and_nothing_of_the_race_is_left() {
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     assert_eq!(names, ["model.opb", "proof.pbp", "puzzle.toml", "solution.txt"]);
-    assert_verified(&dir, "16", "16 <= obj <= 16");
+    assert_verified(&dir, "10", "10 <= obj <= 10");
 }
 
-/// An exchange's certificate is begun while the search runs: its lower bound is refuted on the
-/// core the horizon search leaves free, finished with the solution, and nothing of the lanes
-/// is left.
+/// Guarini's knights on a 4x3 board: two white knights on a1 and d1 change places with two
+/// black ones on a3 and d3.
+const KNIGHTS_4X3: &str = "kind = \"exchange\"\nboard = \"4x3\"\nswap = true\n[[side]]\nname = \"white\"\n\
+    start = [\"Na1\", \"Nd1\"]\n[[side]]\nname = \"black\"\nstart = [\"Na3\", \"Nd3\"]\n";
+
+/// An exchange's certificate on a board of more than nine squares is begun while the search
+/// runs: its lower bound is refuted on the core the horizon search leaves free, finished with
+/// the solution, and nothing of the lanes is left.
 #[test]
 fn an_exchange_certificate_is_begun_during_the_search() {
     let dir = fresh_dir("ahead");
-    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify", dir.to_str().unwrap()]);
+    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini-3x4.toml", "--certify", dir.to_str().unwrap()]);
     assert_eq!(run.code, 0, "solve --certify failed: {}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains(" lemmas by cadical during the search"), "{}", run.stdout);
     let mut names: Vec<String> =
@@ -585,6 +592,54 @@ fn a_subtree_met_again_under_the_same_symmetry_is_closed_once() {
         .unwrap_or_else(|| panic!("{}", run.stdout))
         .to_string();
     assert_verified(&dir, &value, &format!("{value} <= obj <= {value}"));
+}
+
+/// On a board of nine squares the horizon search certifies itself: it runs on the certified
+/// model of at most `T` moves, whose horizon `solution.txt` states, and a horizon that does
+/// not fit or that names another model is refused.
+#[test]
+fn guarinis_exchange_certifies_itself_as_it_runs() {
+    let dir = fresh_dir("guarini-traced");
+    let run = knights_sat(&["solve", "--quiet", "puzzles/guarini.toml", "--certify", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("the search's own trace, 16 horizons refuted"), "{}", run.stdout);
+    assert_verified(&dir, "16", "16 <= obj <= 16");
+    let solution = std::fs::read_to_string(dir.join("solution.txt")).unwrap();
+    let horizon: usize = solution.lines().nth(2).and_then(|l| l.strip_prefix("horizon ")).unwrap().parse().unwrap();
+    assert!(horizon >= 16, "{solution}");
+    let model = std::fs::read_to_string(dir.join("model.opb")).unwrap();
+    assert!(model.contains(&format!("in at most {horizon} moves")), "the model is not the stated horizon's");
+
+    // A horizon below the value is refused before anything is checked.
+    let below = copy(&dir, "guarini-traced-below");
+    edit(&below, "solution.txt", |t| t.replacen(&format!("horizon {horizon}"), "horizon 15", 1));
+    let run = verify(&below);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("horizon 15 is out of range"), "{}", run.stderr);
+    // Another horizon names another model, which model.opb is not.
+    let other = copy(&dir, "guarini-traced-other");
+    edit(&other, "solution.txt", |t| t.replacen(&format!("horizon {horizon}"), &format!("horizon {}", horizon + 1), 1));
+    let run = verify(&other);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL b. model"), "{}", run.stdout);
+    // A refuted horizon's unit dropped: the rest no longer follows.
+    let dropped = copy(&dir, "guarini-traced-unit");
+    edit(&dropped, "proof.pbp", |t| {
+        let moved = model.lines().find(|l| l.ends_with("= moved_t9")).unwrap();
+        let var = moved.trim_start_matches("* ").split(' ').next().unwrap().to_string();
+        let unit = format!("rup 1 {var} >= 1 ;");
+        assert!(t.contains(&unit), "no unit {unit}");
+        t.replacen(&format!("{unit}\n"), "", 1)
+    });
+    let run = verify(&dropped);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof"), "{}", run.stdout);
+    // A bound one too high, in the conclusion and the solution, is rejected.
+    let higher = copy(&dir, "guarini-traced-higher");
+    edit(&higher, "proof.pbp", |t| t.replacen("conclusion BOUNDS 16 :", "conclusion BOUNDS 17 :", 1));
+    let run = verify(&higher);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("FAIL c. proof"), "{}", run.stdout);
 }
 
 #[test]

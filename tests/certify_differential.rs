@@ -12,7 +12,7 @@ mod common;
 
 use std::path::Path;
 
-use common::random::random_placement;
+use common::random::{random_exchange, random_placement};
 
 use knights_sat::certify::{
     certify, certify_with, check, colour_argument, prove_optimal, prove_optimal_until, tour_cap_model, verify,
@@ -23,14 +23,14 @@ use knights_sat::driver::{
     placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Query, Solution, Status,
     StepStats, Strategy, TourSearch, TreeProof,
 };
-use knights_sat::encodings::geometry::{Board, PawnDirection, Piece, PieceKind, Square};
+use knights_sat::encodings::geometry::{Board, PawnDirection, PieceKind, Square};
 use knights_sat::encodings::ground_truth::exchange::shortest_route;
 use knights_sat::encodings::ground_truth::placement::optimal_placement;
 use knights_sat::encodings::ground_truth::tour::optimal_tour;
 use knights_sat::encodings::linear::{exchange_model_at_most, write_opb, LinearModel};
 use knights_sat::encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 use knights_sat::encodings::puzzle::tour::{KnightStart, Route, TourObjective, TourPuzzle, VisitOrder};
-use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Position, Puzzle, Side};
+use knights_sat::encodings::puzzle::{to_toml, ExchangePuzzle, Puzzle};
 use knights_sat::solver::SolverKind;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -89,33 +89,6 @@ fn shipped_tour(relative: &str) -> (TourPuzzle, Route) {
 
 fn work_dir(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("knights-sat-certify-diff-{}-{name}", std::process::id()))
-}
-
-/// A random exchange: one or two pieces a side on a small board, the goal another placement of
-/// the same pieces.
-fn random_exchange(rng: &mut ChaCha8Rng) -> ExchangePuzzle {
-    let mut board = Board::new(rng.random_range(3..=4), 3).unwrap();
-    if rng.random_bool(0.3) {
-        board.remove(Square(rng.random_range(0..board.area()) as u16));
-    }
-    let kinds = [PieceKind::Knight, PieceKind::Rook, PieceKind::Bishop, PieceKind::King, PieceKind::Queen];
-    let mut squares: Vec<Square> = board.squares().collect();
-    let pieces: Vec<Piece> = (0..rng.random_range(2..=3))
-        .map(|i| Piece { side: i % 2, kind: kinds[rng.random_range(0..kinds.len())] })
-        .collect();
-    let mut place = |rng: &mut ChaCha8Rng| {
-        let mut position = Position::empty(board.area());
-        for &piece in &pieces {
-            let i = rng.random_range(0..squares.len());
-            position.place(squares[i], piece).unwrap();
-            squares.swap_remove(i);
-        }
-        squares = board.squares().collect();
-        position
-    };
-    let (start, goal) = (place(rng), place(rng));
-    let side = |name: &str| Side { name: name.into(), pawns: PawnDirection::Up };
-    ExchangePuzzle::new(None, board.clone(), vec![side("white"), side("black")], start, goal).unwrap()
 }
 
 #[test]

@@ -164,13 +164,19 @@ fn write_files(
     dir: &Path,
 ) -> Result<(LinearModel, Vec<bool>, Option<super::Argument>), CertifyError> {
     let (model, assignment, colour) = family::of(puzzle).certified_assignment(solution, value)?;
+    write_texts(puzzle_text, &model, &solution::write_solution(puzzle, solution, value), dir)?;
+    Ok((model, assignment, colour))
+}
+
+/// Writes the puzzle's text, `model` and the solution's text into `dir`.
+fn write_texts(puzzle_text: &str, model: &LinearModel, solution_text: &str, dir: &Path) -> Result<(), CertifyError> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(FILES[0]), puzzle_text)?;
     let mut opb = Vec::new();
-    write_opb(&model, &mut opb)?;
+    write_opb(model, &mut opb)?;
     std::fs::write(dir.join(FILES[1]), opb)?;
-    std::fs::write(dir.join(FILES[2]), solution::write_solution(puzzle, solution, value))?;
-    Ok((model, assignment, colour))
+    std::fs::write(dir.join(FILES[2]), solution_text)?;
+    Ok(())
 }
 
 /// Runs the certified core-guided search on a placement `puzzle` (whose file text is
@@ -189,8 +195,17 @@ pub fn certify_core_guided(
         puzzle.placement().ok_or_else(|| CertifyError::Unsupported("only placements are searched this way".into()))?;
     as_it_runs(puzzle, puzzle_text, dir, compression, |writer| {
         let certified = super::core_guided::search(placement, writer, on_event)?;
-        Ok(certified.best.zip(certified.figures))
+        Ok(certified.best.zip(certified.figures).map(|(best, figures)| Found { best, figures, horizon: None }))
     })
+}
+
+/// What a search that certifies itself found: the solution and its value, the proof's figures,
+/// and the horizon of the model the proof speaks of when that is not the value.
+#[cfg(unix)]
+struct Found {
+    best: (Solution, usize),
+    figures: prove::ProofFigures,
+    horizon: Option<usize>,
 }
 
 /// Runs `search`, which writes the proof of its optimum into the writer it is given, and
@@ -202,24 +217,26 @@ fn as_it_runs(
     puzzle_text: &str,
     dir: &Path,
     compression: ProofCompression,
-    search: impl FnOnce(&mut dyn Write) -> Result<Option<((Solution, usize), prove::ProofFigures)>, CertifyError>,
+    search: impl FnOnce(&mut dyn Write) -> Result<Option<Found>, CertifyError>,
 ) -> Result<Option<Certificate>, CertifyError> {
     std::fs::create_dir_all(dir)?;
     let mut proof = ProofWriter::create(dir, compression)?;
     let found = search(proof.writer())?;
     let stored = proof.finish()?;
-    let Some(((solution, value), figures)) = found else {
+    let Some(Found { best: (solution, value), figures, horizon }) = found else {
         std::fs::remove_file(&stored.path)?;
         return Ok(None);
     };
-    let (model, _, _) = write_files(puzzle, puzzle_text, &solution, value, dir)?;
-    Ok(Some(Certificate {
-        dir: dir.to_path_buf(),
-        value,
-        model_variables: model.variables.len(),
-        proof: stored,
-        figures,
-    }))
+    let model_variables = match horizon {
+        None => write_files(puzzle, puzzle_text, &solution, value, dir)?.0.variables.len(),
+        Some(horizon) => {
+            let model = certified_model(puzzle, horizon)?;
+            let text = solution::write_solution_in(puzzle, &solution, value, Some(horizon));
+            write_texts(puzzle_text, &model, &text, dir)?;
+            model.variables.len()
+        }
+    };
+    Ok(Some(Certificate { dir: dir.to_path_buf(), value, model_variables, proof: stored, figures }))
 }
 
 /// Runs the certified horizon search on a tour `puzzle` of a lone knight from any square
@@ -242,7 +259,37 @@ pub fn certify_traced_tour(
     as_it_runs(puzzle, puzzle_text, dir, compression, |writer| {
         let certified = super::traced_tour::search(tour, max_horizon, writer, on_event)?;
         let best = certified.best.map(|(route, value)| (Solution::Route(route), value));
-        Ok(best.zip(certified.figures))
+        Ok(best.zip(certified.figures).map(|(best, figures)| Found { best, figures, horizon: None }))
+    })
+}
+
+/// Runs the certified horizon search on an exchange `puzzle` (whose file text is
+/// `puzzle_text`) in the model of at most `horizon` moves, reporting to `on_event` as the plain
+/// search does, and writes the certificate of the optimum it finds into `dir`
+/// ([`super::traced_exchange`]), stating the canonical order of moves if `order`; the
+/// certificate, or `None` when no sequence of at most `horizon` moves exists (and nothing is
+/// left in `dir`).
+#[cfg(unix)]
+pub fn certify_traced_exchange(
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+    horizon: usize,
+    dir: &Path,
+    (compression, order): (ProofCompression, bool),
+    on_event: &mut dyn FnMut(crate::driver::Event),
+) -> Result<Option<Certificate>, CertifyError> {
+    use super::traced_exchange::{search, Searched};
+    let Puzzle::Exchange(exchange) = puzzle else {
+        return Err(CertifyError::Unsupported("only exchanges are searched this way".into()));
+    };
+    as_it_runs(puzzle, puzzle_text, dir, compression, |writer| {
+        Ok(match search(exchange, horizon, order, writer, on_event)? {
+            Searched::Optimal(moves, figures) => {
+                let value = moves.len();
+                Some(Found { best: (Solution::Moves(moves), value), figures, horizon: Some(horizon) })
+            }
+            Searched::Beyond => None,
+        })
     })
 }
 
@@ -314,6 +361,14 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
             puzzle.kind()
         )));
     }
+    // The model may be longer than the value: an exchange's model of at most `horizon` moves.
+    let horizon = solution::stated_horizon(&solution_text).map_err(|e| malformed(format!("solution.txt: {e}")))?;
+    let model_size = horizon.unwrap_or(value);
+    if model_size < value || model_size > limit {
+        return Err(malformed(format!(
+            "solution.txt: horizon {model_size} is out of range: from the value {value} to {limit} ({of_what})"
+        )));
+    }
     let solution = verdict(Part::Solution, check_solution(&puzzle, &solution_text, value));
     let checks = match proof {
         Split => {
@@ -322,7 +377,7 @@ pub fn verify(dir: &Path) -> Result<Verification, VerifyError> {
         }
         Single(proof) => vec![
             solution,
-            verdict(Part::Model, check_model(&puzzle, value, &dir.join(FILES[1]))),
+            verdict(Part::Model, check_model(&puzzle, model_size, &dir.join(FILES[1]))),
             verdict(Part::Proof, check_proof(&puzzle, value, &dir.join(FILES[1]), &proof)),
         ],
     };

@@ -42,6 +42,8 @@ mod swaps;
 mod tour_model;
 mod trace;
 #[cfg(unix)]
+pub mod traced_exchange;
+#[cfg(unix)]
 pub mod traced_tour;
 mod tree;
 mod waypoints;
@@ -54,12 +56,12 @@ pub use directory::{
     ProofOptions, Verification, VerifyError, HARD_HORIZON_SECONDS,
 };
 #[cfg(unix)]
-pub use directory::{certify_core_guided, certify_traced_tour};
+pub use directory::{certify_core_guided, certify_traced_exchange, certify_traced_tour};
 pub use landings::Landings;
 pub use parts::{Check, Part, FILES};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
 pub use prove::{prove_optimal, prove_optimal_until, ProofFigures, Refuter};
-pub use solution::{read_solution, stated_value, write_solution};
+pub use solution::{read_solution, stated_horizon, stated_value, write_solution, write_solution_in};
 pub use speculation::Speculation;
 pub use swaps::CanonicalOrder;
 pub use tour_model::{colour_argument, tour_cap_model};

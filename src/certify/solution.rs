@@ -4,6 +4,7 @@
 //! ```text
 //! knights-sat solution
 //! value 12
+//! horizon 24             (only where the model's horizon is not the value)
 //! piece Nb2              (placements: one line per piece)
 //! move Na1-b3            (exchanges: one line per move, in order)
 //! start k1 h8            (tours: each knight's start)
@@ -23,7 +24,17 @@ pub const HEADER: &str = "knights-sat solution";
 
 /// The text of `solution`, whose objective value is `value`.
 pub fn write_solution(puzzle: &Puzzle, solution: &Solution, value: usize) -> String {
+    write_solution_in(puzzle, solution, value, None)
+}
+
+/// The text of `solution`, whose objective value is `value`, for a certificate whose model has
+/// the horizon `horizon` when that is not the value (an exchange's model of at most `horizon`
+/// moves, from the search that certifies itself).
+pub fn write_solution_in(puzzle: &Puzzle, solution: &Solution, value: usize, horizon: Option<usize>) -> String {
     let mut text = format!("{HEADER}\nvalue {value}\n");
+    if let Some(horizon) = horizon {
+        let _ = writeln!(text, "{HORIZON}{horizon}");
+    }
     for line in family::of(puzzle).solution_lines(solution) {
         let _ = writeln!(text, "{line}");
     }
@@ -39,10 +50,26 @@ pub fn stated_value(text: &str) -> Option<usize> {
     lines.next()?.trim().strip_prefix("value ")?.trim().parse().ok()
 }
 
+/// The start of the line that states the model's horizon.
+const HORIZON: &str = "horizon ";
+
+/// The model's horizon that a solution file states on its third line, if it states one: `Ok(None)`
+/// without the line, an error if the line cannot be read.
+pub fn stated_horizon(text: &str) -> Result<Option<usize>, String> {
+    let Some(line) = text.lines().nth(2).map(str::trim) else { return Ok(None) };
+    let Some(number) = line.strip_prefix(HORIZON) else { return Ok(None) };
+    number.trim().parse().map(Some).map_err(|_| format!("line 3: `{line}` is not `horizon` and a number"))
+}
+
 /// Reads the solution of a file for `puzzle`; why not, if a line cannot be read.
 pub fn read_solution(puzzle: &Puzzle, text: &str) -> Result<Solution, String> {
-    let lines: Vec<(usize, &str)> =
-        text.lines().enumerate().skip(2).map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty()).collect();
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .skip(2)
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(i, l)| !(l.is_empty() || *i == 3 && l.starts_with(HORIZON)))
+        .collect();
     family::of(puzzle).read_solution(&lines)
 }
 

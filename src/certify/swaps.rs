@@ -23,7 +23,10 @@
 
 use std::io::Write;
 
-use pigeons::{Axiom, ConstraintId, ConstraintLike, Derivation, OperationSequence, Order, OrderVar, Proof, VarLike};
+use pigeons::{
+    AbsConstraintId, Axiom, ConstraintId, ConstraintLike, Derivation, OperationSequence, Order, OrderVar, Proof,
+    VarLike,
+};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::PbConstraint;
 use rustsat::types::{Clause, Lit, Var};
@@ -82,6 +85,25 @@ pub fn derive<W: Write>(
     if argument.swaps.is_empty() {
         return Ok(0);
     }
+    let bits = state_order(argument, proof, vars)?;
+    for swap in &argument.swaps {
+        let (clause, id) = rule_out(swap, &bits, proof)?;
+        out.clauses.push((clause, Some(id)));
+    }
+    Ok(argument.swaps.len())
+}
+
+/// The bits of every step's key, as the loaded order names them.
+pub struct KeyBits(Vec<StepBits>);
+
+/// Steps 1 and 2: writes the bits of the keys of the steps that some swap of `argument` uses,
+/// and defines and loads the order over them. Constraints derived after this stay out of
+/// VeriPB's core, so [`rule_out`] may follow them.
+pub fn state_order<W: Write>(
+    argument: &CanonicalOrder,
+    proof: &mut Proof<W>,
+    vars: &mut BasicVarManager,
+) -> Result<KeyBits, CertifyError> {
     let steps = argument.keys.len();
     let mut used = vec![false; steps];
     for swap in &argument.swaps {
@@ -130,17 +152,23 @@ pub fn derive<W: Write>(
     proof.define_order(&order)?;
     let order_vars: Vec<Var> = order.used_vars().collect();
     proof.load_order(ORDER, order_vars)?;
-    for swap in &argument.swaps {
-        let clause: Clause =
-            [derive::var(swap.first).neg_lit(), derive::var(swap.second).neg_lit()].into_iter().collect();
-        let mut witness: Vec<_> =
-            swap.witness.iter().map(|&(var, value)| derive::var(var).substitute_fixed(value)).collect();
-        // Swapped, the earlier step makes the second move and the later one the first.
-        for (step, key) in [(swap.step, swap.keys.1), (swap.step + 1, swap.keys.0)] {
-            witness.extend(bits[step].iter().map(|&(bit, b)| b.substitute_fixed(key >> bit & 1 == 1)));
-        }
-        let id = proof.dominated(&clause, witness, std::iter::empty::<pigeons::SubproofElement<Var, Clause>>())?;
-        out.clauses.push((clause, Some(id)));
+    Ok(KeyBits(bits))
+}
+
+/// Step 3 for one swap: the clause `~first \/ ~second` by dominance, and its number.
+pub fn rule_out<W: Write>(
+    swap: &MoveSwap,
+    bits: &KeyBits,
+    proof: &mut Proof<W>,
+) -> Result<(Clause, AbsConstraintId), CertifyError> {
+    let clause: Clause = [derive::var(swap.first).neg_lit(), derive::var(swap.second).neg_lit()].into_iter().collect();
+    let mut witness: Vec<_> =
+        swap.witness.iter().map(|&(var, value)| derive::var(var).substitute_fixed(value)).collect();
+    // Swapped, the earlier step makes the second move and the later one the first.
+    for (step, key) in [(swap.step, swap.keys.1), (swap.step + 1, swap.keys.0)] {
+        let step_bits = bits.0.get(step).ok_or_else(|| CertifyError::Internal("a swap past the last step".into()))?;
+        witness.extend(step_bits.iter().map(|&(bit, b)| b.substitute_fixed(key >> bit & 1 == 1)));
     }
-    Ok(argument.swaps.len())
+    let id = proof.dominated(&clause, witness, std::iter::empty::<pigeons::SubproofElement<Var, Clause>>())?;
+    Ok((clause, id))
 }

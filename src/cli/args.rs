@@ -332,9 +332,11 @@ pub struct SolveOptions {
     pub proof_compression: String,
 
     /// Exchanges: when the certificate's proof states, by dominance, that independent moves
-    /// come in one order, and gives the refuter those clauses (a shorter refutation, a longer
-    /// check): `auto` (once the search has spent a quarter of a second on one horizon),
-    /// `always` or `never`.
+    /// come in one order, and gives the solver those clauses (a shorter search, a longer
+    /// check): `auto` (never on a board of at most nine squares, where the search certifies
+    /// itself; on larger boards the proof is begun beside the search, with the order once the
+    /// search has spent a quarter of a second on one horizon), `always` or `never` (the search
+    /// certifies itself, with or without the order).
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto", requires = "certify")]
     pub certify_canonical_order: String,
 

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use knights_sat::certify::{Certificate, CertifyError, ProofOptions, Speculation};
+use knights_sat::certify::{CanonicalOrderUse, Certificate, CertifyError, ProofOptions, Speculation};
 use knights_sat::driver::TreeProof;
 use knights_sat::driver::{Event, Knowledge, Outcome, Status};
 use knights_sat::encodings::puzzle::Puzzle;
@@ -29,6 +29,9 @@ enum Message {
     Event(Event),
     /// The certified core-guided search ended: its certificate, if it wrote one.
     Certified(Written),
+    /// The certified search of an exchange found no sequence within its model and handed the
+    /// puzzle to the plain search: the certificate is written after it, if it finds an optimum.
+    HandedOver,
     Finished(Result<Outcome, knights_sat::Error>),
     Interrupted,
 }
@@ -84,13 +87,13 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         }
         _ => None,
     };
-    let as_it_runs = certified_search.is_some();
+    let mut as_it_runs = certified_search.is_some();
     let speculation = speculation(&settings, as_it_runs);
     let worker = {
         let puzzle = settings.puzzle.clone();
         let searches = Searches { exchange: settings.search, placement: settings.placement, tour: settings.tour };
         let mip = settings.mip;
-        let compression = settings.proof_compression;
+        let proof = proof_options(&settings);
         std::thread::Builder::new().name("search".into()).spawn(move || {
             let events = sender.clone();
             let mut report = |event: &Event| {
@@ -99,12 +102,23 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
             let search = || match (mip, &certified_search) {
                 (Some(formulation), _) => with_mip(&puzzle, formulation, searches.exchange.max_horizon, &mut report),
                 (None, Some((dir, text))) => {
-                    let certify_in = (dir.as_path(), searches.tour.max_horizon);
-                    let (outcome, certificate) = certified(&puzzle, text, certify_in, compression, &mut report);
-                    if let Some(certificate) = certificate {
-                        let _ = sender.send(Message::Certified(certificate));
+                    let max_horizon = match &puzzle {
+                        Puzzle::Exchange(_) => searches.exchange.max_horizon,
+                        _ => searches.tour.max_horizon,
+                    };
+                    let certify_in = (dir.as_path(), max_horizon);
+                    let (outcome, certificate) = certified(&puzzle, text, certify_in, proof, &mut report);
+                    match certificate {
+                        Some(Ok(None)) if matches!(puzzle, Puzzle::Exchange(_)) => {
+                            let _ = sender.send(Message::HandedOver);
+                            knights_sat::driver::solve(&puzzle, &searches, &mut report)
+                        }
+                        Some(certificate) => {
+                            let _ = sender.send(Message::Certified(certificate));
+                            outcome
+                        }
+                        None => outcome,
                     }
-                    outcome
                 }
                 (None, None) => knights_sat::driver::solve(&puzzle, &searches, &mut report),
             };
@@ -131,6 +145,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         match message {
             Some(Message::Event(Event::TreeProof(tree))) => tree_proof = Some(tree),
             Some(Message::Certified(written)) => certificate = Some(written),
+            Some(Message::HandedOver) => as_it_runs = false,
             Some(Message::Event(event)) => {
                 if let Some(speculation) = &speculation {
                     speculation.observe(&event);
@@ -303,6 +318,10 @@ fn puzzle_text(settings: &SolveSettings) -> Result<String, CliError> {
 #[cfg(unix)]
 fn certifies_as_it_runs(settings: &SolveSettings) -> bool {
     match &settings.puzzle {
+        Puzzle::Exchange(exchange) => {
+            let auto = settings.certify_canonical_order == CanonicalOrderUse::Auto;
+            knights_sat::certify::traced_exchange::applies(exchange, auto)
+        }
         Puzzle::Tour(tour) => knights_sat::certify::traced_tour::applies(tour),
         puzzle => {
             puzzle.placement().is_some_and(|p| knights_sat::certify::core_guided::applies(p, &settings.placement))
@@ -322,9 +341,10 @@ fn certified(
     puzzle: &Puzzle,
     text: &str,
     (dir, max_horizon): (&std::path::Path, usize),
-    compression: knights_sat::certify::ProofCompression,
+    proof: ProofOptions,
     report: &mut dyn FnMut(&Event),
 ) -> (Result<Outcome, knights_sat::Error>, Option<Written>) {
+    let compression = proof.compression;
     let started = Instant::now();
     let mut knowledge = if family::of(puzzle).maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
     let mut observe = |event| {
@@ -332,6 +352,11 @@ fn certified(
         report(&event);
     };
     let written = match puzzle {
+        Puzzle::Exchange(exchange) => {
+            let how = (compression, proof.canonical_order == CanonicalOrderUse::Always);
+            let horizon = knights_sat::certify::traced_exchange::first_horizon(exchange).min(max_horizon);
+            knights_sat::certify::certify_traced_exchange(puzzle, text, horizon, dir, how, &mut observe)
+        }
         Puzzle::Tour(_) => {
             knights_sat::certify::certify_traced_tour(puzzle, text, max_horizon, dir, compression, &mut observe)
         }
@@ -348,7 +373,7 @@ fn certified(
     _: &Puzzle,
     _: &str,
     _: (&std::path::Path, usize),
-    _: knights_sat::certify::ProofCompression,
+    _: ProofOptions,
     _: &mut dyn FnMut(&Event),
 ) -> (Result<Outcome, knights_sat::Error>, Option<Written>) {
     (Err(knights_sat::Error::Internal("no certified search on this system".into())), None)
@@ -370,7 +395,11 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
         }
         (true, Some(cores)) => format!("the search's own trace, {cores} cores, {} lemmas", figures.lemmas),
         (true, None) if let Some(horizons) = figures.horizons => {
-            format!("the search's own trace, {horizons} horizons refuted, {} lemmas", figures.lemmas)
+            let swaps = match figures.swaps {
+                0 => String::new(),
+                n => format!(", {n} swaps of moves ruled out by dominance"),
+            };
+            format!("the search's own trace, {horizons} horizons refuted{swaps}, {} lemmas", figures.lemmas)
         }
         (true, None) if figures.reused > 0 => {
             format!("the search's tree, {} steps, {} subtrees used again", figures.lemmas, figures.reused)

@@ -70,6 +70,12 @@ impl ExchangeModel {
         self.moved.last().copied()
     }
 
+    /// `moved[t - 1]`: the variable "step `t` makes a move" of an at-most model (empty for a
+    /// model of exactly its horizon).
+    pub fn moved(&self) -> &[usize] {
+        &self.moved
+    }
+
     /// The moves that `values` (one per variable) describe, in order.
     pub fn moves(&self, values: &[bool]) -> Vec<Move> {
         self.moves.iter().filter_map(|step| step.iter().find(|m| values[m.0]).map(|m| m.1)).collect()

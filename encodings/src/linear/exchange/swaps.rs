@@ -95,9 +95,10 @@ impl ExchangeModel {
         swaps
     }
 
-    /// For each group, the fewest moves between each square and `position`'s squares of the
-    /// group on an empty board: to them when `backward`, from them otherwise.
-    fn reach(&self, position: &Position, backward: bool) -> Vec<Vec<Option<usize>>> {
+    /// For each group (as [`ExchangePuzzle::groups`] lists them), the fewest moves between each
+    /// square and `position`'s squares of the group on an empty board: to them when
+    /// `backward`, from them otherwise.
+    pub fn reach(&self, position: &Position, backward: bool) -> Vec<Vec<Option<usize>>> {
         let area = self.x.first().and_then(|layer| layer.first()).map_or(0, Vec::len);
         let steps = self.moves.first().map_or(&[][..], Vec::as_slice);
         (0..self.groups.len())
