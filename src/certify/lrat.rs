@@ -32,17 +32,21 @@ use super::CertifyError;
 // CaDiCaL's C interface (cadical/src/ccadical.h), from the static library `libccadical` that
 // the `cadical` crate builds and links.
 extern "C" {
-    fn ccadical_init() -> *mut c_void;
-    fn ccadical_release(solver: *mut c_void);
-    fn ccadical_set_option(solver: *mut c_void, name: *const c_char, value: c_int);
-    fn ccadical_trace_proof(solver: *mut c_void, file: *mut libc::FILE, name: *const c_char) -> c_int;
-    fn ccadical_close_proof(solver: *mut c_void);
-    fn ccadical_add(solver: *mut c_void, lit: c_int);
-    fn ccadical_solve(solver: *mut c_void) -> c_int;
-    fn ccadical_assume(solver: *mut c_void, lit: c_int);
-    fn ccadical_val(solver: *mut c_void, lit: c_int) -> c_int;
-    fn ccadical_failed(solver: *mut c_void, lit: c_int) -> c_int;
-    fn ccadical_set_terminate(solver: *mut c_void, state: *mut c_void, terminate: extern "C" fn(*mut c_void) -> c_int);
+    pub(super) fn ccadical_init() -> *mut c_void;
+    pub(super) fn ccadical_release(solver: *mut c_void);
+    pub(super) fn ccadical_set_option(solver: *mut c_void, name: *const c_char, value: c_int);
+    pub(super) fn ccadical_trace_proof(solver: *mut c_void, file: *mut libc::FILE, name: *const c_char) -> c_int;
+    pub(super) fn ccadical_close_proof(solver: *mut c_void);
+    pub(super) fn ccadical_add(solver: *mut c_void, lit: c_int);
+    pub(super) fn ccadical_solve(solver: *mut c_void) -> c_int;
+    pub(super) fn ccadical_assume(solver: *mut c_void, lit: c_int);
+    pub(super) fn ccadical_val(solver: *mut c_void, lit: c_int) -> c_int;
+    pub(super) fn ccadical_failed(solver: *mut c_void, lit: c_int) -> c_int;
+    pub(super) fn ccadical_set_terminate(
+        solver: *mut c_void,
+        state: *mut c_void,
+        terminate: extern "C" fn(*mut c_void) -> c_int,
+    );
 }
 
 /// CaDiCaL's termination callback: whether the flag `state` points to is set.

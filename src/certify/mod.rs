@@ -38,6 +38,8 @@ mod race;
 mod solution;
 mod speculation;
 pub mod split;
+#[cfg(unix)]
+mod streamed;
 mod swaps;
 mod tour_model;
 mod trace;

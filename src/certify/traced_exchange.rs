@@ -30,8 +30,9 @@ use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
 use super::derive::{self, Clauses};
-use super::lrat::{Traced, Translator};
+use super::lrat::Translator;
 use super::prove::{self, ProofFigures, Refuter};
+use super::streamed::Streamed;
 use super::swaps::{self, CanonicalOrder};
 use super::CertifyError;
 use crate::driver::{Event, Query, Solution, StepStats};
@@ -113,7 +114,7 @@ pub fn search<W: Write>(
     prove::rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?;
     hopeless(puzzle, &modelled, &mut proof, &mut clauses)?;
 
-    let mut solver = Traced::new()?;
+    let mut solver = Streamed::new()?;
     let mut translator = Translator::default();
     for (clause, origin) in &clauses.clauses {
         let lits: Vec<Lit> = clause.iter().copied().collect();
@@ -136,7 +137,7 @@ pub fn search<W: Write>(
         let assumed: Vec<Lit> = moved.get(k).map(|&m| derive::var(m).neg_lit()).into_iter().collect();
         on_event(Event::Trying { horizon: k, query: Query::Goal });
         let clock = Instant::now();
-        let reachable = solver.solve(&assumed)?;
+        let reachable = solver.solve(&assumed, &mut translator, &mut proof)?;
         on_event(Event::Step(StepStats {
             horizon: k,
             query: Query::Goal,
@@ -172,7 +173,6 @@ pub fn search<W: Write>(
                 ProofFigures { variables: vars.n_used(), seconds: started.elapsed().as_secs_f64(), ..figures };
             return Ok(Searched::Optimal(moves, figures));
         }
-        solver.drain(&mut translator, &mut proof)?;
         let Some(&next) = moved.get(k) else { return Ok(Searched::Beyond) };
         translator.skip_untraced();
         let unit: Clause = [derive::var(next).pos_lit()].into_iter().collect();
