@@ -371,7 +371,7 @@ pub(super) struct Traced {
 static TRACES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// A literal as CaDiCaL numbers it.
-fn number(lit: Lit) -> Result<c_int, CertifyError> {
+pub(super) fn number(lit: Lit) -> Result<c_int, CertifyError> {
     let n = c_int::try_from(lit.var().idx() + 1)
         .map_err(|_| CertifyError::Internal("a variable past CaDiCaL's range".into()))?;
     Ok(if lit.is_pos() { n } else { -n })
@@ -400,29 +400,14 @@ impl Traced {
             }
         };
         let _ = std::fs::remove_file(&path);
-        // SAFETY: the options are set, and the trace connected, before the first clause, as
-        // CaDiCaL requires; the file stays open until the solver is dropped.
-        let solver = unsafe {
-            let solver = ccadical_init();
-            ccadical_set_option(solver, c"lrat".as_ptr(), 1);
-            ccadical_set_option(solver, c"binary".as_ptr(), 0);
-            ccadical_set_option(solver, c"elim".as_ptr(), 0);
-            ccadical_trace_proof(solver, file, c"search".as_ptr());
-            solver
-        };
+        // SAFETY: `file` is open, and stays open until the solver is dropped.
+        let solver = unsafe { incremental_traced(file) };
         Ok(Traced { solver, file, trace: BufReader::new(trace), partial: String::new(), read: 0 })
     }
 
     /// Adds a clause for good.
     pub fn add(&mut self, clause: &[Lit]) -> Result<(), CertifyError> {
-        let numbers: Vec<c_int> = clause.iter().map(|&l| number(l)).collect::<Result<_, _>>()?;
-        for n in numbers {
-            // SAFETY: the solver is alive until drop.
-            unsafe { ccadical_add(self.solver, n) };
-        }
-        // SAFETY: as above.
-        unsafe { ccadical_add(self.solver, 0) };
-        Ok(())
+        add_clause(self.solver, clause)
     }
 
     /// Solves under `assumptions`: whether the clauses are satisfiable.
@@ -435,18 +420,12 @@ impl Traced {
             }
             ccadical_solve(self.solver)
         };
-        match answer {
-            10 => Ok(true),
-            20 => Ok(false),
-            other => Err(CertifyError::Internal(format!("CaDiCaL answered {other}"))),
-        }
+        answered(answer)
     }
 
     /// The value of `lit` in the last model.
     pub fn value(&self, lit: Lit) -> bool {
-        // SAFETY: the solver is alive until drop; a literal of a variable it has not seen is
-        // answered, not refused.
-        number(lit).is_ok_and(|n| unsafe { ccadical_val(self.solver, n) } > 0)
+        value(self.solver, lit)
     }
 
     /// After an unsatisfiable call: whether the assumption `lit` failed.
@@ -517,11 +496,67 @@ impl Traced {
 
 impl Drop for Traced {
     fn drop(&mut self) {
-        // SAFETY: the solver and the file are released once, the trace closed before its file.
-        unsafe {
-            ccadical_close_proof(self.solver);
-            ccadical_release(self.solver);
-            libc::fclose(self.file);
-        }
+        // SAFETY: the solver and the file are released once, here.
+        unsafe { release(self.solver, self.file) };
     }
+}
+
+/// A CaDiCaL solver for incremental use, its LRAT trace written as text into `file`, variable
+/// elimination off (see [`Traced`]).
+///
+/// # Safety
+/// `file` must be open, and stay open until the solver is released ([`release`]).
+pub(super) unsafe fn incremental_traced(file: *mut libc::FILE) -> *mut c_void {
+    // SAFETY: the options are set, and the trace connected, before the first clause, as
+    // CaDiCaL requires.
+    unsafe {
+        let solver = ccadical_init();
+        ccadical_set_option(solver, c"lrat".as_ptr(), 1);
+        ccadical_set_option(solver, c"binary".as_ptr(), 0);
+        ccadical_set_option(solver, c"elim".as_ptr(), 0);
+        ccadical_trace_proof(solver, file, c"search".as_ptr());
+        solver
+    }
+}
+
+/// Closes the trace of `solver`, releases it, then closes its trace's `file`.
+///
+/// # Safety
+/// Both come from [`incremental_traced`], and neither is used again.
+pub(super) unsafe fn release(solver: *mut c_void, file: *mut libc::FILE) {
+    // SAFETY: as the caller promises; the trace is closed before its file.
+    unsafe {
+        ccadical_close_proof(solver);
+        ccadical_release(solver);
+        libc::fclose(file);
+    }
+}
+
+/// A call's answer as CaDiCaL gives it (10 satisfiable, 20 unsatisfiable): whether the clauses
+/// are satisfiable.
+pub(super) fn answered(answer: c_int) -> Result<bool, CertifyError> {
+    match answer {
+        10 => Ok(true),
+        20 => Ok(false),
+        other => Err(CertifyError::Internal(format!("CaDiCaL answered {other}"))),
+    }
+}
+
+/// Adds `clause` to `solver` for good.
+pub(super) fn add_clause(solver: *mut c_void, clause: &[Lit]) -> Result<(), CertifyError> {
+    let numbers: Vec<c_int> = clause.iter().map(|&l| number(l)).collect::<Result<_, _>>()?;
+    for n in numbers {
+        // SAFETY: the solver is alive as long as its owner, which runs no call meanwhile.
+        unsafe { ccadical_add(solver, n) };
+    }
+    // SAFETY: as above.
+    unsafe { ccadical_add(solver, 0) };
+    Ok(())
+}
+
+/// The value of `lit` in the last model of `solver`.
+pub(super) fn value(solver: *mut c_void, lit: Lit) -> bool {
+    // SAFETY: the solver is alive as long as its owner; a literal of a variable it has not
+    // seen is answered, not refused.
+    number(lit).is_ok_and(|n| unsafe { ccadical_val(solver, n) } > 0)
 }

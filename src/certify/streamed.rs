@@ -18,10 +18,7 @@ use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
 use pigeons::Proof;
 use rustsat::types::Lit;
 
-use super::lrat::{
-    ccadical_add, ccadical_close_proof, ccadical_init, ccadical_release, ccadical_set_option, ccadical_solve,
-    ccadical_trace_proof, ccadical_val, Translator,
-};
+use super::lrat::{self, ccadical_solve, number, Translator};
 use super::CertifyError;
 
 /// The line that ends the trace of each call (LRAT has no such line; it never reaches the
@@ -43,13 +40,6 @@ struct Handles(*mut c_void, *mut libc::FILE);
 // runs, this one before and after (it joins the call's thread before touching them again).
 unsafe impl Send for Handles {}
 
-/// A literal as CaDiCaL numbers it.
-fn number(lit: Lit) -> Result<c_int, CertifyError> {
-    let n = c_int::try_from(lit.var().idx() + 1)
-        .map_err(|_| CertifyError::Internal("a variable past CaDiCaL's range".into()))?;
-    Ok(if lit.is_pos() { n } else { -n })
-}
-
 impl Streamed {
     /// A solver whose trace goes into a pipe.
     pub fn new() -> Result<Streamed, CertifyError> {
@@ -68,16 +58,8 @@ impl Streamed {
             unsafe { libc::close(fd) };
             return Err(CertifyError::Io(std::io::Error::last_os_error()));
         }
-        // SAFETY: the options are set, and the trace connected, before the first clause, as
-        // CaDiCaL requires; the file stays open until the solver is dropped.
-        let solver = unsafe {
-            let solver = ccadical_init();
-            ccadical_set_option(solver, c"lrat".as_ptr(), 1);
-            ccadical_set_option(solver, c"binary".as_ptr(), 0);
-            ccadical_set_option(solver, c"elim".as_ptr(), 0);
-            ccadical_trace_proof(solver, file, c"search".as_ptr());
-            solver
-        };
+        // SAFETY: `file` is open, and stays open until the solver is dropped.
+        let solver = unsafe { lrat::incremental_traced(file) };
         let trace = BufReader::with_capacity(1 << 16, std::fs::File::from(read_end));
         let (sender, lines) = std::sync::mpsc::channel();
         // Ends when the pipe closes, once the solver is dropped.
@@ -92,11 +74,7 @@ impl Streamed {
             Ok(reader) => reader,
             Err(e) => {
                 // SAFETY: the solver and the file were made above and are released once.
-                unsafe {
-                    ccadical_close_proof(solver);
-                    ccadical_release(solver);
-                    libc::fclose(file);
-                }
+                unsafe { lrat::release(solver, file) };
                 return Err(CertifyError::Io(e));
             }
         };
@@ -105,14 +83,7 @@ impl Streamed {
 
     /// Adds a clause for good.
     pub fn add(&mut self, clause: &[Lit]) -> Result<(), CertifyError> {
-        let numbers: Vec<c_int> = clause.iter().map(|&l| number(l)).collect::<Result<_, _>>()?;
-        for n in numbers {
-            // SAFETY: the solver is alive until drop, and no call runs.
-            unsafe { ccadical_add(self.solver, n) };
-        }
-        // SAFETY: as above.
-        unsafe { ccadical_add(self.solver, 0) };
-        Ok(())
+        lrat::add_clause(self.solver, clause)
     }
 
     /// Solves under `assumptions`, writing the call's trace into `proof` through `translator`
@@ -158,29 +129,19 @@ impl Streamed {
         });
         let answer = answer.map_err(|_| CertifyError::Internal("the CaDiCaL thread panicked".into()))?;
         read.map_err(|e| CertifyError::Internal(format!("translating CaDiCaL's proof: {e}")))?;
-        match answer {
-            10 => Ok(true),
-            20 => Ok(false),
-            other => Err(CertifyError::Internal(format!("CaDiCaL answered {other}"))),
-        }
+        lrat::answered(answer)
     }
 
     /// The value of `lit` in the last model.
     pub fn value(&self, lit: Lit) -> bool {
-        // SAFETY: the solver is alive until drop; a literal of a variable it has not seen is
-        // answered, not refused.
-        number(lit).is_ok_and(|n| unsafe { ccadical_val(self.solver, n) } > 0)
+        lrat::value(self.solver, lit)
     }
 }
 
 impl Drop for Streamed {
     fn drop(&mut self) {
-        // SAFETY: the solver and the file are released once, the trace closed before its file.
-        unsafe {
-            ccadical_close_proof(self.solver);
-            ccadical_release(self.solver);
-            libc::fclose(self.file);
-        }
+        // SAFETY: the solver and the file are released once, here.
+        unsafe { lrat::release(self.solver, self.file) };
         // The pipe is closed: the reader ends at once.
         if let Some(reader) = self.reader.take() {
             let _ = reader.join();

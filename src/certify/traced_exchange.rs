@@ -39,7 +39,6 @@ use crate::driver::{Event, Query, Solution, StepStats};
 use crate::encodings::check::replay_exchange;
 use crate::encodings::linear::{exchange_model_at_most, ExchangeModel};
 use crate::encodings::puzzle::{ExchangePuzzle, Move};
-use crate::solver::Answer;
 
 /// Whether the search of `puzzle` certifies itself as it runs: unless the canonical order is
 /// left to `auto` (`order_auto`) on a board of more than nine squares, which a certificate
@@ -138,17 +137,8 @@ pub fn search<W: Write>(
         on_event(Event::Trying { horizon: k, query: Query::Goal });
         let clock = Instant::now();
         let reachable = solver.solve(&assumed, &mut translator, &mut proof)?;
-        on_event(Event::Step(StepStats {
-            horizon: k,
-            query: Query::Goal,
-            variables: vars.n_used(),
-            clauses: given,
-            conflicts: None,
-            seconds: clock.elapsed().as_secs_f64(),
-            result: if reachable { Answer::Sat } else { Answer::Unsat },
-            answered_by: None,
-            thread: None,
-        }));
+        let seconds = clock.elapsed().as_secs_f64();
+        on_event(Event::Step(StepStats::goal(k, (vars.n_used(), given), seconds, reachable)));
         if reachable {
             let values: Vec<bool> =
                 (0..model.variables.len()).map(|i| solver.value(derive::var(i).pos_lit())).collect();

@@ -90,6 +90,18 @@ impl StepStats {
             thread: None,
         }
     }
+
+    /// A call of a certified search that asked whether the goal is reachable in `horizon`
+    /// moves (`reachable`), on a formula of `variables` and `clauses`, in `seconds`.
+    pub fn goal(horizon: usize, (variables, clauses): (u32, usize), seconds: f64, reachable: bool) -> Self {
+        StepStats {
+            variables,
+            clauses,
+            seconds,
+            result: if reachable { Answer::Sat } else { Answer::Unsat },
+            ..StepStats::proved_unsat(horizon, Query::Goal)
+        }
+    }
 }
 
 /// The progress of a branch-and-bound search, reported while it runs and when it ends.

@@ -19,7 +19,7 @@ pub use flow::{flow_model, FlowModel};
 pub use limits::{check_model_size, FLOW_POSITIONS, MAX_EXPORT_TERMS};
 pub use placement::{placement_model, PlacementModel};
 pub use tour::{tour_model, tour_model_at_most, tour_model_for, tour_model_terms, TourModel, TourRows};
-pub use write::{write_lp, write_opb};
+pub use write::{push_decimal, write_lp, write_opb};
 
 /// How the left-hand side relates to the right-hand side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -75,14 +75,19 @@ fn push_integer(buf: &mut Vec<u8>, n: i64) {
     if n < 0 {
         buf.push(b'-');
     }
-    let mut magnitude = n.unsigned_abs();
+    push_decimal(buf, n.unsigned_abs());
+}
+
+/// Appends the decimal digits of `n` to `buf`: what `write!` does, without its machinery, for
+/// files of millions of numbers (models and proofs).
+pub fn push_decimal(buf: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
         at -= 1;
-        digits[at] = b'0' + (magnitude % 10) as u8;
-        magnitude /= 10;
-        if magnitude == 0 {
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
             break;
         }
     }

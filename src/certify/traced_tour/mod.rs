@@ -39,7 +39,6 @@ use crate::encodings::encode::tour::{TourClause, TourEncoding, TourOptions};
 use crate::encodings::encode::{AtMostOne, HorizonEncoding as _};
 use crate::encodings::linear::tour_model_at_most;
 use crate::encodings::puzzle::tour::{Route, TourObjective, TourPuzzle, VisitOrder};
-use crate::solver::Answer;
 
 mod writing;
 
@@ -151,17 +150,8 @@ impl Run {
         }
         on_event(Event::Trying { horizon: h, query: Query::Goal });
         let reachable = self.solver.solve(&[switch])?;
-        on_event(Event::Step(StepStats {
-            horizon: h,
-            query: Query::Goal,
-            variables: self.encoding.n_vars(),
-            clauses: self.clauses,
-            conflicts: None,
-            seconds: clock.elapsed().as_secs_f64(),
-            result: if reachable { Answer::Sat } else { Answer::Unsat },
-            answered_by: None,
-            thread: None,
-        }));
+        let (figures, seconds) = ((self.encoding.n_vars(), self.clauses), clock.elapsed().as_secs_f64());
+        on_event(Event::Step(StepStats::goal(h, figures, seconds, reachable)));
         if reachable {
             let route = self.encoding.decode(h, |lit| self.solver.value(lit));
             replay_tour(puzzle, &route).map_err(|e| internal(format!("the certified search's route: {e}")))?;

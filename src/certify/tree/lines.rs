@@ -8,6 +8,8 @@
 
 use std::io::{self, Write};
 
+use crate::encodings::linear::push_decimal;
+
 /// A VeriPB proof written line by line.
 pub struct Lines<W: Write> {
     writer: W,
@@ -64,18 +66,8 @@ impl<W: Write> Lines<W> {
         writeln!(self.writer, "* {text}")
     }
 
-    fn number(&mut self, mut n: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.line.extend_from_slice(&digits[at..]);
+    fn number(&mut self, n: u64) {
+        push_decimal(&mut self.line, n);
     }
 
     fn literal(&mut self, var: usize, negated: bool) {
