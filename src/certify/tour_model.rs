@@ -35,8 +35,7 @@ pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<Argumen
         return waypoints(model, puzzle).map(|w| Argument::Waypoints(Box::new(w)));
     }
     let board = &puzzle.board;
-    let colour: Vec<usize> =
-        (0..board.area()).map(|s| (board.file(Square(s as u16)) + board.rank(Square(s as u16))) % 2).collect();
+    let colour: Vec<usize> = (0..board.area()).map(|s| board.colour(Square(s as u16))).collect();
     let knights = puzzle.knights.len();
     if knights == 1 {
         return (puzzle.objective == TourObjective::Moves).then(|| {

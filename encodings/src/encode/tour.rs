@@ -201,7 +201,7 @@ impl TourEncoding {
             vars: BasicVarManager::default(),
             log,
         };
-        let colours: Vec<usize> = puzzle.knights[0].candidates().iter().map(|&s| colour(puzzle, s)).collect();
+        let colours: Vec<usize> = puzzle.knights[0].candidates().iter().map(|&s| puzzle.board.colour(s)).collect();
         if puzzle.knights.len() == 1 && colours.iter().all(|&c| c == colours[0]) {
             encoding.start_colour = Some(colours[0]);
         } else if puzzle.knights.len() == 1 {
@@ -212,7 +212,7 @@ impl TourEncoding {
         if options.colour_count && puzzle.order == VisitOrder::Any {
             encoding.count_classes = (0..2)
                 .map(|class| {
-                    (0..puzzle.targets.len()).filter(|&j| colour(puzzle, puzzle.targets[j]) == class).collect()
+                    (0..puzzle.targets.len()).filter(|&j| puzzle.board.colour(puzzle.targets[j]) == class).collect()
                 })
                 .collect();
         } else {
@@ -348,7 +348,7 @@ impl TourEncoding {
     /// colour stands at `t` on the start's colour when `t` is even, the other one when odd;
     /// several knights get a literal each, "on colour 1 now", for the colour count.
     fn colour_layer<C: CollectClauses>(&mut self, t: usize, layer: &[Vec<Option<Lit>>], clauses: &mut C) {
-        let colour_of = |cell: usize, this: &Self| colour(&this.puzzle, this.cells[cell]);
+        let colour_of = |cell: usize, this: &Self| this.puzzle.board.colour(this.cells[cell]);
         if let Some(dark) = self.start_dark {
             for (c, lit) in layer[0].iter().enumerate() {
                 let Some(lit) = *lit else { continue };
@@ -668,10 +668,4 @@ fn cumulative(distances: &[Option<u16>]) -> Vec<usize> {
 /// 4,096), so nothing is cut.
 fn saturate_u16(distance: usize) -> u16 {
     u16::try_from(distance).unwrap_or(u16::MAX)
-}
-
-/// The colour of a square: 0 for the colour of a1, 1 for the other. A knight changes colour at
-/// every jump.
-fn colour(puzzle: &TourPuzzle, square: Square) -> usize {
-    (puzzle.board.file(square) + puzzle.board.rank(square)) % 2
 }

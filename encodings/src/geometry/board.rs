@@ -115,6 +115,11 @@ impl Board {
         square.index() / self.width
     }
 
+    /// The colour of a square: 0 for a1's, 1 for the other. A knight's jump always changes it.
+    pub fn colour(&self, square: Square) -> usize {
+        (self.file(square) + self.rank(square)) % 2
+    }
+
     /// Whether a square was removed from the board.
     pub fn is_removed(&self, square: Square) -> bool {
         self.removed[square.index()]

@@ -42,14 +42,14 @@ use crate::encodings::puzzle::tour::{Route, TourObjective, TourPuzzle, VisitOrde
 
 mod writing;
 
-use writing::{colour, internal, Writing};
+use writing::{internal, Writing};
 
 /// Whether the search of `puzzle` is certified as it runs: a lone knight that may start on any
 /// safe square (of both colours), targets in any order, fewest moves.
 pub fn applies(puzzle: &TourPuzzle) -> bool {
     let [knight] = puzzle.knights.as_slice() else { return false };
     let candidates = knight.candidates();
-    let colours = |c: usize| candidates.iter().any(|&s| colour(puzzle, s) == c);
+    let colours = |c: usize| candidates.iter().any(|&s| puzzle.board.colour(s) == c);
     puzzle.order == VisitOrder::Any
         && puzzle.objective == TourObjective::Moves
         && !puzzle.targets.is_empty()
@@ -63,11 +63,11 @@ pub fn applies(puzzle: &TourPuzzle) -> bool {
 /// kind need as many times of theirs, the start's time 0 included; the knight starts on the
 /// colour that needs fewer moves.
 pub fn colour_bound(puzzle: &TourPuzzle) -> usize {
-    let targets: Vec<usize> = puzzle.targets.iter().map(|&s| colour(puzzle, s)).collect();
+    let targets: Vec<usize> = puzzle.targets.iter().map(|&s| puzzle.board.colour(s)).collect();
     let starts = puzzle.knights.first().map(|k| k.candidates()).unwrap_or_default();
     let mut best = usize::MAX;
     for start in [0, 1] {
-        if !starts.iter().any(|&s| colour(puzzle, s) == start) {
+        if !starts.iter().any(|&s| puzzle.board.colour(s) == start) {
             continue;
         }
         // In m moves the knight stands on its start's colour at the m / 2 + 1 even times and on
@@ -121,9 +121,9 @@ struct Run {
 }
 
 impl Run {
-    fn new(puzzle: &TourPuzzle, options: TourOptions) -> Result<Run, CertifyError> {
+    fn new(puzzle: &TourPuzzle) -> Result<Run, CertifyError> {
         let mut pending = Cnf::new();
-        let encoding = TourEncoding::logged(puzzle, options, &mut pending);
+        let encoding = TourEncoding::logged(puzzle, options(), &mut pending);
         Ok(Run { solver: Traced::new()?, pending, encoding, taken: Vec::new(), logged: 0, clauses: 0 })
     }
 
@@ -210,7 +210,7 @@ pub fn search<W: Write>(
         figures.seconds = started.elapsed().as_secs_f64();
         return Ok(CertifiedTour { best: Some((route, bound)), figures: Some(figures) });
     }
-    let mut run = Run::new(puzzle, options())?;
+    let mut run = Run::new(puzzle)?;
     let mut found = None;
     for h in 0..=max_horizon {
         if let Some(route) = run.ask(puzzle, h, on_event)? {

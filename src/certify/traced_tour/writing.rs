@@ -332,8 +332,9 @@ impl<'a, W: Write> Writing<'a, W> {
             let lit = self.vars.new_var().pos_lit();
             let searched = clause.get(1).ok_or_else(|| internal("a colour clause of one literal"))?;
             self.name(searched.var().pos_lit(), lit);
-            let dark_cells: Vec<usize> =
-                (0..self.cells.len()).filter(|&c| colour(self.puzzle, Square(self.cells[c] as u16)) == 1).collect();
+            let dark_cells: Vec<usize> = (0..self.cells.len())
+                .filter(|&c| self.puzzle.board.colour(Square(self.cells[c] as u16)) == 1)
+                .collect();
             let mut some = vec![!lit];
             for &c in &dark_cells {
                 some.push(self.at(0, c)?);
@@ -348,7 +349,7 @@ impl<'a, W: Write> Writing<'a, W> {
         }
         let (dark, some, ref each) = *self.dark.as_ref().ok_or_else(|| internal("no start colour"))?;
         let square = Square(self.cells[cell] as u16);
-        let started_dark = (colour(self.puzzle, square) + t) % 2 == 1;
+        let started_dark = (self.puzzle.board.colour(square) + t) % 2 == 1;
         let here = self.at(t, cell)?;
         let lits = vec![!here, if started_dark { dark } else { !dark }];
         let origin = if t == 0 {
@@ -451,9 +452,4 @@ impl<'a, W: Write> Writing<'a, W> {
 /// An internal error of the certified tour search.
 pub(super) fn internal(message: impl std::fmt::Display) -> CertifyError {
     CertifyError::Internal(format!("certifying the tour search: {message}"))
-}
-
-/// The colour of a square: 0 for the colour of a1.
-pub(super) fn colour(puzzle: &TourPuzzle, square: Square) -> usize {
-    (puzzle.board.file(square) + puzzle.board.rank(square)) % 2
 }
