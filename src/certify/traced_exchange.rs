@@ -25,7 +25,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use pigeons::{AbsConstraintId, Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
+use pigeons::{Conclusion, ConstraintId, OutputGuarantee, Proof, VarLike};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
@@ -122,7 +122,6 @@ pub fn search<W: Write>(
     }
     let mut given = clauses.clauses.len();
     let moved = modelled.moved();
-    let mut refuted_below: Option<AbsConstraintId> = None;
     for k in 0..=horizon {
         // The swaps of steps k - 1 and k (the swap of steps `s + 1` and `s + 2` has step `s`).
         while let (Some(swap), Some(bits)) = (pending_swaps.next_if(|swap| swap.step + 2 <= k), &bits) {
@@ -158,7 +157,7 @@ pub fn search<W: Write>(
                 refuter: Some(Refuter::Cadical),
                 ..ProofFigures::default()
             };
-            let figures = conclude(proof, &modelled, puzzle, &moves, refuted_below, figures)?;
+            let figures = conclude(proof, &modelled, puzzle, &moves, figures)?;
             let figures =
                 ProofFigures { variables: vars.n_used(), seconds: started.elapsed().as_secs_f64(), ..figures };
             return Ok(Searched::Optimal(moves, figures));
@@ -170,29 +169,27 @@ pub fn search<W: Write>(
         solver.add(&[derive::var(next).pos_lit()])?;
         translator.origins.push(Some(id));
         given += 1;
-        refuted_below = Some(id);
     }
     Ok(Searched::Beyond)
 }
 
-/// Step 5: the solution `moves` logged, the empty clause from `refuted` (the unit "the last
-/// step of the solution makes a move", absent for a solution of no moves) and the improving
-/// constraint, and the conclusion.
+/// Step 5: the solution `moves` logged, the empty clause (the unit "the last step of the
+/// solution makes a move", from the last refuted horizon, against the improving constraint),
+/// and the conclusion.
 fn conclude<W: Write>(
     mut proof: Proof<W>,
     modelled: &ExchangeModel,
     puzzle: &ExchangePuzzle,
     moves: &[Move],
-    refuted: Option<AbsConstraintId>,
     figures: ProofFigures,
 ) -> Result<ProofFigures, CertifyError> {
     let solution = modelled.assignment(puzzle, moves).map_err(internal)?;
     let (_, value, _) = prove::measure(&modelled.model, &solution)?;
     proof.comment(&format!("the solution below has objective value {value}"))?;
-    let improving = proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
-    // "The last step makes a move" sets a move in every step before it, by the `after` rows:
-    // one too many. (Hints would have to name every `after` row; propagation finds them.)
-    let _ = (refuted, improving);
+    proof.improve_solution((0..solution.len()).map(|i| derive::var(i).axiom(!solution[i])))?;
+    // The unit "the solution's last step makes a move" (from the last refuted horizon; none for
+    // a solution of no moves) sets a move in every step before it, by the `after` rows: one
+    // too many for the improving constraint. Propagation finds the rows without hints.
     let empty = proof.reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())?;
     let range = isize::try_from(value).map_err(|_| internal("value out of range"))?;
     let conclusion = Conclusion::<Var>::Bounds { range: range..range + 1, lb_id: Some(empty.into()), ub_sol: None };
