@@ -15,9 +15,8 @@ use std::path::Path;
 use common::random::{random_exchange, random_placement};
 
 use knights_sat::certify::{
-    certify, certify_with, check, colour_argument, prove_optimal, prove_optimal_until, tour_cap_model, verify,
-    Argument, Bounds, CanonicalOrder, CanonicalOrderUse, CertifyError, ProofCompression, ProofOptions, Refuter,
-    Speculation,
+    certify, certify_with, check, prove_optimal, prove_optimal_until, tour_certified, verify, Argument, Bounds,
+    CanonicalOrder, CanonicalOrderUse, CertifyError, ProofCompression, ProofOptions, Refuter, Speculation,
 };
 use knights_sat::driver::{
     placement_has_tree, solve_placement, solve_tour, Event, Ingredients, PlacementSearch, Query, Solution, Status,
@@ -320,16 +319,15 @@ fn optimal_route(puzzle: &TourPuzzle, i: usize) -> Route {
     route
 }
 
-/// Certifies `route` optimal with value `value` on the at-most model of `puzzle` and checks
-/// that VeriPB concludes exactly that value.
+/// Certifies `route` optimal with value `value` on the certified model of `puzzle` (the route
+/// model of a lone knight in a listed order, else the at-most model) and checks that VeriPB
+/// concludes exactly that value.
 fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str, refuter: Refuter) {
-    let cap = tour_cap_model(puzzle, value).unwrap();
-    let assignment = cap.assignment(puzzle, route).unwrap();
-    let colour = colour_argument(&cap, puzzle);
+    let (model, assignment, colour) = tour_certified(puzzle, route, value).unwrap();
     if puzzle.objective == TourObjective::Steps {
         assert!(!matches!(colour, Some(Argument::Lone(_))), "a lone knight's argument counts moves");
     }
-    let bounds = certify_and_check(&cap.model, &assignment, &work_dir(name), colour.as_ref(), refuter);
+    let bounds = certify_and_check(&model, &assignment, &work_dir(name), colour.as_ref(), refuter);
     let value = value as i64;
     assert_eq!(bounds, Bounds { lower: value, upper: value }, "{name}: {puzzle:?}");
 }
@@ -365,8 +363,9 @@ fn tours_certified_at_the_breadth_first_optimum() {
     assert!(by_distance >= 10, "only {by_distance} lone knights in the listed order were certified by distances");
 }
 
-/// Finegold's order (158 moves), certified by the distance argument; then the same argument
-/// with the first four targets claimed one move farther than they are, which VeriPB rejects.
+/// Finegold's order (158 moves), certified by the distance argument on the route model; then
+/// the same argument with the nodes 100 moves or more from the finish claimed one move
+/// farther than they are, which VeriPB rejects.
 #[test]
 fn the_distance_argument_is_checked_and_a_bound_claimed_too_high_is_rejected() {
     let (puzzle, route) = shipped_tour("puzzles/finegold.toml");
@@ -374,18 +373,16 @@ fn the_distance_argument_is_checked_and_a_bound_claimed_too_high_is_rejected() {
     let name = "distance-finegold";
     certify_route(&puzzle, &route, 158, name, Refuter::Varisat);
     let proof = std::fs::read_to_string(work_dir(name).join("proof.pbp")).unwrap();
-    assert!(proof.contains("the distance argument: touching the targets in order takes 158 moves"));
-    let cap = tour_cap_model(&puzzle, 158).unwrap();
-    let Some(Argument::Waypoints(mut argument)) = colour_argument(&cap, &puzzle) else {
-        panic!("no distance argument")
-    };
-    for shortest in &mut argument.shortest[3..] {
-        *shortest += 1;
+    assert!(proof.contains("the distance argument: every route through the legs takes 158 moves"));
+    let (model, assignment, argument) = tour_certified(&puzzle, &route, 158).unwrap();
+    let Some(Argument::Distances(mut argument)) = argument else { panic!("no distance argument") };
+    for distance in argument.to_finish.iter_mut().filter(|d| **d >= 100) {
+        *distance += 1;
     }
-    let assignment = cap.assignment(&puzzle, &route).unwrap();
-    let spoiled = Argument::Waypoints(argument);
+    assert_eq!(argument.bound(), 159);
+    let spoiled = Argument::Distances(argument);
     let dir = work_dir("distance-too-far");
-    let (opb, pbp) = write_proof(&cap.model, &assignment, &dir, Some(&spoiled), Refuter::Varisat);
+    let (opb, pbp) = write_proof(&model, &assignment, &dir, Some(&spoiled), Refuter::Varisat);
     let checked = check(&opb, &pbp);
     assert!(checked.is_err(), "accepted targets claimed one move farther: {checked:?}");
 }

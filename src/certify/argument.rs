@@ -2,9 +2,9 @@
 //! argument that may decide the bound alone, or constraints that spare the refuter work.
 
 use super::colour::LoneKnight;
+use super::distances::Distances;
 use super::landings::Landings;
 use super::swaps::CanonicalOrder;
-use super::waypoints::Waypoints;
 
 /// An argument a family adds to its certificate's proof.
 #[derive(Clone, Debug)]
@@ -17,9 +17,9 @@ pub enum Argument {
     Landings(Landings),
     /// An exchange's independent moves in one order ([`super::swaps`]).
     Swaps(CanonicalOrder),
-    /// A lone knight touching its targets in a listed order: the distances between them
-    /// ([`super::waypoints`]).
-    Waypoints(Box<Waypoints>),
+    /// A lone knight touching its targets in a listed order, on the route model: the
+    /// distances to the finish ([`super::distances`]).
+    Distances(Box<Distances>),
 }
 
 impl Argument {
@@ -27,7 +27,7 @@ impl Argument {
     /// then no refutation follows, and the rows need not become clauses for one.
     pub fn decides_alone(&self) -> bool {
         match self {
-            Argument::Waypoints(waypoints) => waypoints.decides(),
+            Argument::Distances(_) => true,
             Argument::Lone(_) | Argument::Landings(_) | Argument::Swaps(_) => false,
         }
     }
@@ -38,7 +38,7 @@ impl Argument {
             Argument::Lone(_) => "the colour argument",
             Argument::Landings(_) => "the colour count",
             Argument::Swaps(_) => "the canonical order",
-            Argument::Waypoints(_) => "the distance argument",
+            Argument::Distances(_) => "the distance argument",
         }
     }
 }

@@ -28,6 +28,7 @@ mod colour;
 pub mod core_guided;
 mod derive;
 mod directory;
+mod distances;
 mod landings;
 #[cfg(unix)]
 mod lrat;
@@ -48,7 +49,6 @@ pub mod traced_exchange;
 #[cfg(unix)]
 pub mod traced_tour;
 mod tree;
-mod waypoints;
 
 pub use argument::Argument;
 pub use checker::{check, check_unsat, Bounds};
@@ -59,6 +59,7 @@ pub use directory::{
 };
 #[cfg(unix)]
 pub use directory::{certify_core_guided, certify_traced_exchange, certify_traced_tour};
+pub use distances::Distances;
 pub use landings::Landings;
 pub use parts::{Check, Part, FILES};
 pub use proof_file::{ProofCompression, StoredProof, AUTO_GZIP_BYTES, PROOF, PROOF_GZ};
@@ -66,9 +67,8 @@ pub use prove::{prove_optimal, prove_optimal_until, ProofFigures, Refuter};
 pub use solution::{read_solution, stated_horizon, stated_value, write_solution, write_solution_in};
 pub use speculation::Speculation;
 pub use swaps::CanonicalOrder;
-pub use tour_model::{colour_argument, tour_cap_model};
+pub use tour_model::{colour_argument, tour_cap_model, tour_certified, tour_certified_model};
 pub use tree::prove_tree;
-pub use waypoints::Waypoints;
 
 /// Why a certificate could not be written.
 #[derive(Debug, thiserror::Error)]

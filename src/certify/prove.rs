@@ -146,18 +146,23 @@ pub fn prove_optimal_until<W: Write>(
     let n = u32::try_from(model.variables.len()).map_err(|_| CertifyError::Internal("too many variables".into()))?;
     let mut vars = BasicVarManager::from_next_free(Var::new(n));
     let mut clauses = Clauses::default();
-    proof.comment(&"the objective-improving constraint as clauses (certified totalizer)")?;
     let bound = value - 1;
+    let alone = argument.is_some_and(Argument::decides_alone);
+    // The least value any solution could have, weighed against the bound.
+    let least: i64 = objective.iter().map(|&(c, _)| c.min(0)).sum();
+    if !alone {
+        proof.comment(&"the objective-improving constraint as clauses (certified totalizer)")?;
+    }
     let contradiction = match derive::cardinality(&objective, Relation::AtMost, bound) {
+        // An argument that decides alone reads the improving constraint itself.
+        _ if alone => least > bound,
         Some((lits, k)) if k > lits.len() as i64 => true,
         Some((lits, k)) => {
             derive::at_least(lits, k, improving, &mut clauses, &mut vars, &mut proof)?;
             false
         }
         None => {
-            // Weights other than 1: the best value any solution could have, weighed against
-            // the bound, then the generalized totalizer.
-            let least: i64 = objective.iter().map(|&(c, _)| c.min(0)).sum();
+            // Weights other than 1: the generalized totalizer, unless the bound is out of reach.
             if least > bound {
                 true
             } else {
@@ -167,11 +172,7 @@ pub fn prove_optimal_until<W: Write>(
         }
     };
     let swaps = swaps_before_rows(argument, &mut proof, &mut vars, &mut clauses)?;
-    let row_ids = if argument.is_some_and(Argument::decides_alone) {
-        row_numbers(model)
-    } else {
-        rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)?
-    };
+    let row_ids = if alone { row_numbers(model) } else { rows_as_clauses(model, &mut clauses, &mut vars, &mut proof)? };
     let mut figures = ProofFigures { opb_value: value, rows, swaps, ..ProofFigures::default() };
     let empty = if contradiction {
         figures.clauses = clauses.clauses.len();
@@ -275,7 +276,9 @@ fn refute<W: Write>(
     let decided = match (argument, objective) {
         (Some(Argument::Lone(argument)), _) => super::colour::derive(argument, row_ids, proof, &mut clauses)?,
         (Some(Argument::Swaps(_)), _) => None,
-        (Some(Argument::Waypoints(argument)), _) => super::waypoints::derive(argument, row_ids, proof)?,
+        (Some(Argument::Distances(argument)), Some(objective)) => {
+            Some(super::distances::derive(argument, row_ids, objective, proof)?)
+        }
         (Some(Argument::Landings(argument)), Some((improving, bound))) => match argument.deciding_colour(bound) {
             Some(x) => Some(super::landings::derive(argument, x, (row_ids, improving, bound), proof, vars)?),
             None => None,

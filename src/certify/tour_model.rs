@@ -1,15 +1,44 @@
-//! The certified model of a tour: [`tour_model_at_most`], at most `cap` moves with one knight
-//! jumping at a time (or `cap` time steps of knights jumping together, for the `steps`
-//! objective), their number minimised.
+//! The certified model of a tour: for a lone knight touching its targets in a listed order
+//! for the fewest moves, the route model ([`route_model`]), with no time index; otherwise
+//! [`tour_model_at_most`], at most `cap` moves with one knight jumping at a time (or `cap` time
+//! steps of knights jumping together, for the `steps` objective), their number minimised.
 
 use super::argument::Argument;
 use super::colour::LoneKnight;
+use super::distances::Distances;
 use super::landings::Landings;
-use super::waypoints::Waypoints;
 use super::CertifyError;
 use crate::encodings::geometry::Square;
-use crate::encodings::linear::{tour_model_at_most, TourModel};
-use crate::encodings::puzzle::tour::{TourObjective, TourPuzzle, VisitOrder};
+use crate::encodings::linear::{route_model, tour_model_at_most, LinearModel, TourModel};
+use crate::encodings::puzzle::tour::{Route, TourObjective, TourPuzzle, VisitOrder};
+
+/// The model a tour's certificate states for the value `value`: the route model where it
+/// applies, else the time-indexed model of at most `value` moves ([`tour_cap_model`]).
+pub fn tour_certified_model(puzzle: &TourPuzzle, value: usize) -> Result<LinearModel, CertifyError> {
+    match route_model(puzzle) {
+        Some(route) => Ok(route.model),
+        None => Ok(tour_cap_model(puzzle, value)?.model),
+    }
+}
+
+/// The certified model of `puzzle` for the value `value` ([`tour_certified_model`]), the values
+/// `route` gives its variables, and the argument for its bound, if any: the distance argument
+/// on the route model, else [`colour_argument`].
+pub fn tour_certified(
+    puzzle: &TourPuzzle,
+    route: &Route,
+    value: usize,
+) -> Result<(LinearModel, Vec<bool>, Option<Argument>), CertifyError> {
+    if let Some(model) = route_model(puzzle) {
+        let values = model.assignment(puzzle, route).map_err(CertifyError::Internal)?;
+        let argument = Distances::of(&model).map(|d| Argument::Distances(Box::new(d)));
+        return Ok((model.model, values, argument));
+    }
+    let cap = tour_cap_model(puzzle, value)?;
+    let values = cap.assignment(puzzle, route).map_err(CertifyError::Internal)?;
+    let argument = colour_argument(&cap, puzzle);
+    Ok((cap.model, values, argument))
+}
 
 /// The model of `puzzle` with at most `cap` moves (time steps for the `steps` objective); a
 /// tour that is only asked to be feasible has no optimum to certify.
@@ -22,17 +51,13 @@ pub fn tour_cap_model(puzzle: &TourPuzzle, cap: usize) -> Result<TourModel, Cert
     Ok(tour_model_at_most(puzzle, cap))
 }
 
-/// The argument for a tour on its at-most model. In any order: the colour argument for a
-/// lone knight counting its moves ([`super::colour`]; a free start or alternatives split by the
+/// The argument for a tour in any order on its at-most model: the colour argument for a lone
+/// knight counting its moves ([`super::colour`]; a free start or alternatives split by the
 /// start's colour), or for several knights whose starts each have one colour
-/// ([`super::landings`]). In a listed order: the distances between the targets, for a lone
-/// knight counting its moves ([`super::waypoints`]). `None` for other tours.
+/// ([`super::landings`]). `None` for other tours.
 pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<Argument> {
-    if puzzle.objective == TourObjective::Feasible {
+    if puzzle.objective == TourObjective::Feasible || puzzle.order == VisitOrder::Listed {
         return None;
-    }
-    if puzzle.order == VisitOrder::Listed {
-        return waypoints(model, puzzle).map(|w| Argument::Waypoints(Box::new(w)));
     }
     let board = &puzzle.board;
     let colour: Vec<usize> = (0..board.area()).map(|s| board.colour(Square(s as u16))).collect();
@@ -71,32 +96,4 @@ pub fn colour_argument(model: &TourModel, puzzle: &TourPuzzle) -> Option<Argumen
         one_rows: (0..knights).map(|k| model.one_rows_of(k)).collect(),
         jump_rows,
     }))
-}
-
-/// The distance argument for a lone knight touching its targets in a listed order for the
-/// fewest moves; `None` for several knights, another objective or a target out of reach.
-fn waypoints(model: &TourModel, puzzle: &TourPuzzle) -> Option<Waypoints> {
-    let [knight] = puzzle.knights.as_slice() else { return None };
-    if puzzle.objective != TourObjective::Moves {
-        return None;
-    }
-    let reach: Vec<Vec<Option<usize>>> = puzzle.targets.iter().map(|&t| puzzle.distances_from(&[t])).collect();
-    let first = puzzle.targets.first()?;
-    let mut shortest = vec![puzzle.distances_from(knight.candidates())[first.index()]?];
-    for (i, target) in puzzle.targets.iter().enumerate().skip(1) {
-        shortest.push(shortest[i - 1] + reach[i - 1][target.index()]?);
-    }
-    let board = &puzzle.board;
-    let jumps = (0..board.area()).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.index()).collect());
-    Some(Waypoints {
-        at: model.knight_at(0),
-        moved: model.moved_of(0),
-        progress: model.progress().to_vec(),
-        jumps: jumps.collect(),
-        reach,
-        shortest,
-        targets: puzzle.targets.iter().map(|t| t.index()).collect(),
-        one_rows: model.one_rows(),
-        rows: model.rows().clone(),
-    })
 }

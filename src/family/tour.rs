@@ -12,7 +12,7 @@ use rustsat::instances::Cnf;
 
 use super::{at_line, foreign_line, horizon_bench_runs, solution_word, squares, wrong_family};
 use super::{BenchRun, Family, Searches};
-use crate::certify::{colour_argument, tour_cap_model, Argument, CertifyError};
+use crate::certify::{tour_certified, tour_certified_model, Argument, CertifyError};
 use crate::driver::{solve_tour, Event, Outcome, Solution, MAX_HORIZON};
 #[cfg(feature = "mip")]
 use crate::driver::{solve_tour_mip, MipSearch};
@@ -104,7 +104,7 @@ impl Family for TourPuzzle {
     }
 
     fn certified_model(&self, value: usize) -> Result<LinearModel, CertifyError> {
-        Ok(tour_cap_model(self, value)?.model)
+        tour_certified_model(self, value)
     }
 
     fn certified_assignment(
@@ -113,10 +113,7 @@ impl Family for TourPuzzle {
         value: usize,
     ) -> Result<(LinearModel, Vec<bool>, Option<Argument>), CertifyError> {
         let Solution::Route(route) = solution else { return Err(CertifyError::Internal(wrong_family())) };
-        let cap = tour_cap_model(self, value)?;
-        let values = cap.assignment(self, route).map_err(CertifyError::Internal)?;
-        let colour = colour_argument(&cap, self);
-        Ok((cap.model, values, colour))
+        tour_certified(self, route, value)
     }
 
     fn value_limit(&self) -> (usize, &'static str) {

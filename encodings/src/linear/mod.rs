@@ -9,6 +9,7 @@ mod exchange;
 mod flow;
 mod limits;
 mod placement;
+mod route;
 mod tour;
 mod write;
 
@@ -18,6 +19,7 @@ pub use exchange::{exchange_model, exchange_model_at_most, exchange_model_for, E
 pub use flow::{flow_model, FlowModel};
 pub use limits::{check_model_size, FLOW_POSITIONS, MAX_EXPORT_TERMS};
 pub use placement::{placement_model, PlacementModel};
+pub use route::{route_model, RouteJump, RouteModel, RouteNode, RouteStart};
 pub use tour::{tour_model, tour_model_at_most, tour_model_for, tour_model_terms, TourModel, TourRows};
 pub use write::{push_decimal, write_lp, write_opb};
 
