@@ -1,7 +1,7 @@
-//! The distance argument for a lone knight touching its targets in a listed order, on the
-//! route model ([`crate::encodings::linear::route_model`]), as one cutting-planes step.
+//! The distance argument for knights touching their targets in a listed order, on the route
+//! model ([`crate::encodings::linear::route_model`]), as one cutting-planes step.
 //!
-//! Let `π(v)` be the fewest jumps from node `v` to the finish, by breadth-first search
+//! Let `π(v)` be the fewest jumps from node `v` to a finish, by breadth-first search
 //! backwards over the model's own jumps (a node that cannot reach the finish takes the largest
 //! `π` of the others), and `D` the least `π` of a start. Every jump `u -> v` has
 //! `π(u) <= π(v) + 1`. Then, in one `pol`:
@@ -30,9 +30,9 @@ use crate::encodings::linear::RouteModel;
 /// What the argument needs from the route model.
 #[derive(Clone, Debug)]
 pub struct Distances {
-    /// to_finish[v]: `π(v)`, the fewest jumps from node `v` to the finish.
+    /// to_finish[v]: `π(v)`, the fewest jumps from node `v` to a finish.
     pub to_finish: Vec<usize>,
-    /// rows[v]: node `v`'s row `flow` (none for the finish).
+    /// rows[v]: node `v`'s row `flow` (none for a finish).
     pub rows: Vec<Option<usize>>,
     /// The jumps: from, to and variable.
     pub jumps: Vec<(usize, usize, usize)>,
@@ -43,16 +43,19 @@ pub struct Distances {
 }
 
 impl Distances {
-    /// The argument on `route`; `None` when no start reaches the finish.
+    /// The argument on `route`; `None` when no start reaches a finish.
     pub fn of(route: &RouteModel) -> Option<Distances> {
         let n = route.nodes.len();
         let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
         for jump in &route.jumps {
             into[jump.to].push(jump.from);
         }
+        // The finishes are the nodes without a row.
+        let mut queue: VecDeque<usize> = (0..n).filter(|&v| route.nodes[v].row.is_none()).collect();
         let mut found: Vec<Option<usize>> = vec![None; n];
-        found[route.finish] = Some(0);
-        let mut queue = VecDeque::from([route.finish]);
+        for &v in &queue {
+            found[v] = Some(0);
+        }
         while let Some(v) = queue.pop_front() {
             let next = found[v].map(|d| d + 1);
             for &u in &into[v] {

@@ -1,5 +1,6 @@
-//! The certified model of a tour: for a lone knight touching its targets in a listed order
-//! for the fewest moves, the route model ([`route_model`]), with no time index; otherwise
+//! The certified model of a tour: for knights touching their targets in a listed order for
+//! the fewest moves, the route model ([`route_model`]), with no time index, where it is not too
+//! large; otherwise
 //! [`tour_model_at_most`], at most `cap` moves with one knight jumping at a time (or `cap` time
 //! steps of knights jumping together, for the `steps` objective), their number minimised.
 

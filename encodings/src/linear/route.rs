@@ -1,41 +1,48 @@
-//! The route model of a lone knight touching its targets in a listed order, for the fewest
-//! moves: a shortest path through the legs of the route, with no time index.
+//! The route model of knights touching their targets in a listed order, for the fewest moves:
+//! a shortest path through the positions of the route, with no time index.
 //!
-//! A *node* is a leg and a square: `(l, s)` says the knight stands on `s` having touched the
-//! first `l` targets in order. A jump from `s` to `t` in leg `l` leads to `(l + 1, t)` when `t`
-//! is target `l`, to `(l, t)` otherwise; the route ends at the *finish*, the last target
-//! reached in the last leg. `leg{l}_{s}_{t}` is such a jump, used or not, and the model asks
-//! one unit of flow from the start to the finish:
+//! A *node* is a leg and the knights' squares: `(l, s_1, …, s_k)` says the knights stand on
+//! `s_1, …, s_k` and the first `l` targets have been touched in order. A jump of one knight to
+//! a free safe square leads to the node of the new squares, past every target that a knight
+//! now stands on in turn (target `l`, then `l + 1`, …); the route ends at a *finish*, any node
+//! past the last target. Each jump between nodes is a variable (`leg{l}_{t}` for a lone
+//! knight jumping from `s` onto `t`, written `leg{l}_{s}_{t}`; with several knights
+//! `leg{l}_{s_1}_…_{s_k}_k{i}_{t}`), and the model asks one unit of flow from the start to a
+//! finish:
 //!
-//! - `flow_leg{l}_{s}`: jumps out of a node minus jumps into it equal one at the start and
-//!   zero elsewhere (with several candidate starts, `start_{s}` the start chosen, and the row
-//!   `start`: exactly one is);
-//! - `finish`: one jump arrives at the finish (or the knight starts there);
+//! - `flow_leg{l}_{squares}`: jumps out of a node minus jumps into it equal one at the start
+//!   and zero elsewhere (with several candidate starts, `start_{squares}` the start chosen,
+//!   and the row `start`: exactly one is);
+//! - `finish`: one jump arrives at a finish (or the knights start at one);
 //! - the objective: the number of jumps.
 //!
 //! Every route of `m` moves that touches the targets in order walks through the nodes; with
-//! its loops cut out it is a solution of at most `m` jumps. Every solution is a path from the
-//! start to the finish, which is such a route, and perhaps loops besides, which only add
-//! jumps. So the model's optimum is the puzzle's, in a few thousand variables where the
-//! time-indexed model ([`super::tour_model_at_most`]) takes one per square and time.
+//! its loops cut out it is a solution of at most `m` jumps. Every solution is a path from a
+//! start to a finish, which is such a route, and perhaps loops besides, which only add jumps.
+//! So the model's optimum is the puzzle's. For a lone knight it has a few thousand variables
+//! where the time-indexed model ([`super::tour_model_at_most`]) takes one per square and time;
+//! several knights multiply the nodes, so past [`MAX_ROUTE_JUMPS`] jumps there is no route
+//! model.
 //!
-//! Only the nodes the knight can reach from a start are in the model.
+//! Only the nodes the knights can reach from a start are in the model.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use super::{LinearModel, Relation, Sense};
 use crate::check::replay_tour;
 use crate::geometry::Square;
 use crate::puzzle::tour::{Route, TourObjective, TourPuzzle, VisitOrder};
 
-/// A node of the route model: the knight on `square` having touched the first `leg` targets.
+/// The most jumps a route model may have; a puzzle that needs more has none.
+pub const MAX_ROUTE_JUMPS: usize = 1_000_000;
+
+/// A node of the route model: the knights on their squares (see [`RouteModel::squares`])
+/// having touched the first `leg` targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RouteNode {
     /// Targets touched in order.
     pub leg: usize,
-    /// The knight's square (an index).
-    pub square: usize,
-    /// The row `flow_leg{leg}_{square}` (none for the finish).
+    /// The node's row `flow` (none for a finish).
     pub row: Option<usize>,
 }
 
@@ -46,6 +53,8 @@ pub struct RouteJump {
     pub from: usize,
     /// The node jumped to.
     pub to: usize,
+    /// The knight that jumps.
+    pub knight: usize,
     /// Its variable.
     pub var: usize,
 }
@@ -53,9 +62,9 @@ pub struct RouteJump {
 /// A start the model may choose: its node and, with several candidates, its variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RouteStart {
-    /// The node the knight starts on.
+    /// The node the knights start on.
     pub node: usize,
-    /// `start_{square}` (none when the start is fixed).
+    /// `start_{squares}` (none when the start is fixed).
     pub var: Option<usize>,
 }
 
@@ -64,24 +73,26 @@ pub struct RouteStart {
 pub struct RouteModel {
     /// The model.
     pub model: LinearModel,
-    /// The nodes the knight can reach.
+    /// The nodes the knights can reach.
     pub nodes: Vec<RouteNode>,
     /// The jumps between them.
     pub jumps: Vec<RouteJump>,
     /// The starts.
     pub starts: Vec<RouteStart>,
-    /// The finish's node.
-    pub finish: usize,
     /// The row `start` "one start is chosen" (several candidates only).
     pub start_row: Option<usize>,
-    /// node_of[leg][square].
-    node_of: Vec<Vec<Option<usize>>>,
+    /// The number of knights.
+    knights: usize,
+    /// The knights' squares of each node, `knights` entries per node.
+    squares: Vec<u16>,
+    /// out[v]: the jumps out of node `v` (indices into the jumps).
+    out: Vec<Vec<usize>>,
 }
 
 impl RouteModel {
-    /// The node of `square` in `leg`, if the knight can reach it.
-    pub fn node(&self, leg: usize, square: usize) -> Option<usize> {
-        self.node_of.get(leg)?.get(square).copied().flatten()
+    /// The knights' squares at node `node`, by knight.
+    pub fn squares(&self, node: usize) -> &[u16] {
+        &self.squares[node * self.knights..(node + 1) * self.knights]
     }
 
     /// The values that `route` gives the model's variables: its start and its jumps; why not,
@@ -89,126 +100,189 @@ impl RouteModel {
     /// is never the shortest).
     pub fn assignment(&self, puzzle: &TourPuzzle, route: &Route) -> Result<Vec<bool>, String> {
         replay_tour(puzzle, route).map_err(|e| format!("the route breaks the rules: {e}"))?;
-        let start = route.starts.first().ok_or("a route without a start")?.index();
+        let mut squares: Vec<u16> = route.starts.iter().map(|s| s.0).collect();
+        let start = self.starts.iter().find(|s| self.squares(s.node) == squares.as_slice());
+        let start = start.ok_or("a start that is not a candidate")?;
         let mut values = vec![false; self.model.variables.len()];
-        let mut node = self.node(first_leg(puzzle, start), start).ok_or("a start outside the model")?;
-        let chosen = self.starts.iter().find(|s| s.node == node).ok_or("a start that is not a candidate")?;
-        if let Some(var) = chosen.var {
+        if let Some(var) = start.var {
             values[var] = true;
         }
+        let mut node = start.node;
         let mut seen = vec![false; self.nodes.len()];
         seen[node] = true;
         for jump in route.jumps() {
-            let edge = self
-                .jumps
+            squares[jump.knight] = jump.to.0;
+            let edge = self.out[node]
                 .iter()
-                .find(|j| j.from == node && self.nodes[j.to].square == jump.to.index())
+                .map(|&j| &self.jumps[j])
+                .find(|j| self.squares(j.to) == squares.as_slice())
                 .ok_or("a jump outside the model")?;
             node = edge.to;
             if std::mem::replace(&mut seen[node], true) {
-                return Err("the route comes back to where it stood in the same leg".into());
+                return Err("the route comes back to a position it stood in, in the same leg".into());
             }
             values[edge.var] = true;
         }
-        if node != self.finish {
-            return Err("the route does not end on the last target once the others are touched".into());
+        if self.nodes[node].row.is_some() {
+            return Err("the route does not end once every target is touched in order".into());
         }
         Ok(values)
     }
 }
 
-/// The leg a knight starting on `square` is in: past the first target if it starts on it.
-fn first_leg(puzzle: &TourPuzzle, square: usize) -> usize {
-    usize::from(puzzle.targets.first().is_some_and(|t| t.index() == square))
+/// The leg reached from `leg` with the knights on `squares`: past every target they stand on,
+/// in turn.
+fn advance(targets: &[u16], mut leg: usize, squares: &[u16]) -> usize {
+    while leg < targets.len() && squares.contains(&targets[leg]) {
+        leg += 1;
+    }
+    leg
 }
 
-/// The route model of `puzzle`: a lone knight touching at least one target in the listed
-/// order for the fewest moves; `None` for any other tour.
+/// The nodes found so far, breadth first.
+#[derive(Default)]
+struct Reach {
+    knights: usize,
+    index: HashMap<Vec<u16>, usize>,
+    nodes: Vec<RouteNode>,
+    squares: Vec<u16>,
+    queue: VecDeque<usize>,
+}
+
+impl Reach {
+    /// The node of the knights on `at` in `leg`, queued if new.
+    fn node(&mut self, leg: usize, at: &[u16]) -> usize {
+        let mut key = Vec::with_capacity(self.knights + 1);
+        key.push(leg as u16);
+        key.extend_from_slice(at);
+        let fresh = self.nodes.len();
+        let node = *self.index.entry(key).or_insert(fresh);
+        if node == fresh {
+            self.queue.push_back(node);
+            self.nodes.push(RouteNode { leg, row: None });
+            self.squares.extend_from_slice(at);
+        }
+        node
+    }
+}
+
+/// The route model of `puzzle`: knights touching at least one target in the listed order for
+/// the fewest moves, within [`MAX_ROUTE_JUMPS`]; `None` for any other tour.
 pub fn route_model(puzzle: &TourPuzzle) -> Option<RouteModel> {
-    let [knight] = puzzle.knights.as_slice() else { return None };
     let n = puzzle.targets.len();
     if puzzle.order != VisitOrder::Listed || puzzle.objective != TourObjective::Moves || n == 0 {
         return None;
     }
     let board = &puzzle.board;
     let area = board.area();
+    let knights = puzzle.knights.len();
     let names: Vec<String> = (0..area).map(|s| board.name(Square(s as u16))).collect();
-    let moves: Vec<Vec<usize>> =
-        (0..area).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.index()).collect()).collect();
-    let targets: Vec<usize> = puzzle.targets.iter().map(|t| t.index()).collect();
-    // The nodes the knight reaches, breadth first from the starts.
-    let mut node_of = vec![vec![None; area]; n + 1];
-    let mut nodes: Vec<RouteNode> = Vec::new();
-    let mut queue = VecDeque::new();
-    let mut add = |leg: usize, square: usize, nodes: &mut Vec<RouteNode>, queue: &mut VecDeque<usize>| {
-        let slot: &mut Option<usize> = &mut node_of[leg][square];
-        if slot.is_none() {
-            *slot = Some(nodes.len());
-            queue.push_back(nodes.len());
-            nodes.push(RouteNode { leg, square, row: None });
+    let moves: Vec<Vec<u16>> =
+        (0..area).map(|s| puzzle.knight_moves(Square(s as u16)).iter().map(|m| m.0).collect()).collect();
+    let targets: Vec<u16> = puzzle.targets.iter().map(|t| t.0).collect();
+    // Each knight's candidates once, in the order given; the starts, every choice on distinct
+    // squares.
+    let mut choices: Vec<Vec<u16>> = vec![Vec::new()];
+    for knight in &puzzle.knights {
+        let mut listed = vec![false; area];
+        let own: Vec<u16> = knight
+            .candidates()
+            .iter()
+            .map(|s| s.0)
+            .filter(|&s| !std::mem::replace(&mut listed[s as usize], true))
+            .collect();
+        choices = choices
+            .iter()
+            .flat_map(|so_far| {
+                own.iter().filter(|s| !so_far.contains(s)).map(move |&s| [so_far.as_slice(), &[s]].concat())
+            })
+            .collect();
+        if choices.len() > MAX_ROUTE_JUMPS {
+            return None;
         }
-        slot.expect("just set")
-    };
-    // Each candidate once, in the order given.
-    let mut listed = vec![false; area];
-    let candidates: Vec<usize> =
-        knight.candidates().iter().map(|s| s.index()).filter(|&s| !std::mem::replace(&mut listed[s], true)).collect();
-    let start_nodes: Vec<usize> =
-        candidates.iter().map(|&s| add(first_leg(puzzle, s), s, &mut nodes, &mut queue)).collect();
-    let mut arcs: Vec<(usize, usize)> = Vec::new();
-    while let Some(from) = queue.pop_front() {
-        let RouteNode { leg, square, .. } = nodes[from];
+    }
+    // The nodes the knights reach, breadth first from the starts.
+    let mut reach = Reach { knights, ..Reach::default() };
+    let start_nodes: Vec<usize> = choices.iter().map(|at| reach.node(advance(&targets, 0, at), at)).collect();
+    let mut arcs: Vec<(usize, usize, usize)> = Vec::new();
+    while let Some(from) = reach.queue.pop_front() {
+        let leg = reach.nodes[from].leg;
         if leg == n {
             continue;
         }
-        for &to in &moves[square] {
-            let next = if to == targets[leg] { leg + 1 } else { leg };
-            let head = add(next, to, &mut nodes, &mut queue);
-            arcs.push((from, head));
+        let here: Vec<u16> = reach.squares[from * knights..(from + 1) * knights].to_vec();
+        for (k, &s) in here.iter().enumerate() {
+            for &to in &moves[s as usize] {
+                if here.contains(&to) {
+                    continue;
+                }
+                let mut next = here.clone();
+                next[k] = to;
+                arcs.push((from, reach.node(advance(&targets, leg, &next), &next), k));
+            }
+        }
+        if arcs.len() > MAX_ROUTE_JUMPS {
+            return None;
         }
     }
-    let finish = node_of[n][targets[n - 1]]?;
+    let Reach { mut nodes, squares, .. } = reach;
     let name = puzzle.name.as_deref().unwrap_or("tour");
+    let by = if knights == 1 { "a lone knight".to_string() } else { format!("{knights} knights") };
     let title = format!(
-        "{name}: {n} targets (listed order) by a lone knight on {}x{}, as a shortest route through the legs, moves minimised",
+        "{name}: {n} targets (listed order) by {by} on {}x{}, as a shortest route through the legs, moves minimised",
         board.width(),
         board.height()
     );
     let mut model = LinearModel { title, ..LinearModel::default() };
+    let position = |node: usize| -> String {
+        let at = &squares[node * knights..(node + 1) * knights];
+        at.iter().map(|&s| names[s as usize].as_str()).collect::<Vec<_>>().join("_")
+    };
+    let several = choices.len() > 1;
     let starts: Vec<RouteStart> = start_nodes
         .iter()
-        .zip(&candidates)
-        .map(|(&node, &s)| RouteStart {
-            node,
-            var: (candidates.len() > 1).then(|| model.variable(format!("start_{}", names[s]))),
-        })
-        .collect();
-    let jumps: Vec<RouteJump> = arcs
-        .iter()
-        .map(|&(from, to)| {
-            let (leg, a, b) = (nodes[from].leg, names[nodes[from].square].as_str(), names[nodes[to].square].as_str());
-            RouteJump { from, to, var: model.variable(format!("leg{leg}_{a}_{b}")) }
-        })
+        .map(|&node| RouteStart { node, var: several.then(|| model.variable(format!("start_{}", position(node)))) })
         .collect();
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     let mut into: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-    for jump in &jumps {
-        out[jump.from].push(jump.var);
-        into[jump.to].push(jump.var);
+    let mut jumps: Vec<RouteJump> = Vec::with_capacity(arcs.len());
+    for &(from, to, knight) in &arcs {
+        let landing = &names[squares[to * knights + knight] as usize];
+        let leg = nodes[from].leg;
+        let name = if knights == 1 {
+            format!("leg{leg}_{}_{landing}", position(from))
+        } else {
+            format!("leg{leg}_{}_k{}_{landing}", position(from), knight + 1)
+        };
+        out[from].push(jumps.len());
+        into[to].push(jumps.len());
+        jumps.push(RouteJump { from, to, knight, var: model.variable(name) });
     }
-    let start_row = (candidates.len() > 1).then(|| {
+    let start_row = several.then(|| {
         let terms = starts.iter().filter_map(|s| s.var).map(|v| (1, v)).collect();
         model.constrain("start", terms, Relation::Equal, 1);
         model.constraints.len() - 1
     });
+    let mut start_of: Vec<Option<RouteStart>> = vec![None; nodes.len()];
+    for start in &starts {
+        start_of[start.node] = Some(*start);
+    }
+    let mut finish: Vec<(i64, usize)> = Vec::new();
+    let mut starts_finished = false;
     for (i, node) in nodes.iter_mut().enumerate() {
-        if i == finish {
+        let supply = start_of[i].map(|s| s.var);
+        if node.leg == n {
+            finish.extend(into[i].iter().map(|&j| (1, jumps[j].var)));
+            match supply {
+                Some(Some(var)) => finish.push((1, var)),
+                Some(None) => starts_finished = true,
+                None => {}
+            }
             continue;
         }
-        let mut terms: Vec<(i64, usize)> = out[i].iter().map(|&v| (1, v)).collect();
-        terms.extend(into[i].iter().map(|&v| (-1, v)));
-        let start = starts.iter().find(|s| s.node == i);
-        let supply = match start.map(|s| s.var) {
+        let mut terms: Vec<(i64, usize)> = out[i].iter().map(|&j| (1, jumps[j].var)).collect();
+        terms.extend(into[i].iter().map(|&j| (-1, jumps[j].var)));
+        let rhs = match supply {
             Some(Some(var)) => {
                 terms.push((-1, var));
                 0
@@ -217,14 +291,11 @@ pub fn route_model(puzzle: &TourPuzzle) -> Option<RouteModel> {
             None => 0,
         };
         node.row = Some(model.constraints.len());
-        model.constrain(format!("flow_leg{}_{}", node.leg, names[node.square]), terms, Relation::Equal, supply);
+        model.constrain(format!("flow_leg{}_{}", node.leg, position(i)), terms, Relation::Equal, rhs);
     }
-    let mut terms: Vec<(i64, usize)> = into[finish].iter().map(|&v| (1, v)).collect();
-    let fixed_at_finish = starts.iter().any(|s| s.node == finish && s.var.is_none());
-    terms.extend(starts.iter().filter(|s| s.node == finish).filter_map(|s| s.var).map(|v| (1, v)));
-    model.constrain("finish", terms, Relation::Equal, i64::from(!fixed_at_finish));
+    model.constrain("finish", finish, Relation::Equal, i64::from(!starts_finished));
     model.objective = Some((Sense::Minimise, jumps.iter().map(|j| (1, j.var)).collect()));
-    Some(RouteModel { model, nodes, jumps, starts, finish, start_row, node_of })
+    Some(RouteModel { model, nodes, jumps, starts, start_row, knights, squares, out })
 }
 
 #[cfg(test)]
@@ -245,7 +316,7 @@ mod tests {
     /// The least objective of any solution, by Dijkstra over the model's nodes with the
     /// model's own jumps: the model alone, not the puzzle's distances.
     fn model_optimum(route: &RouteModel) -> Option<usize> {
-        let mut best = vec![None; route.nodes.len()];
+        let mut best: Vec<Option<usize>> = vec![None; route.nodes.len()];
         let mut queue: VecDeque<usize> = route.starts.iter().map(|s| s.node).collect();
         for &s in &queue {
             best[s] = Some(0);
@@ -258,7 +329,7 @@ mod tests {
                 }
             }
         }
-        best[route.finish]
+        (0..route.nodes.len()).filter(|&v| route.nodes[v].row.is_none()).filter_map(|v| best[v]).min()
     }
 
     #[test]
@@ -273,6 +344,18 @@ mod tests {
             let truth = optimal_tour(&p, 1_000_000).unwrap().map(|o| o.moves);
             let model = route_model(&p).unwrap();
             assert_eq!(model_optimum(&model), truth, "{board} {start} {targets:?}");
+        }
+        // Two knights, one of them starting on the first target, the other on the third.
+        for (board, starts, targets) in
+            [("4x4", ["a1", "d4"], &["a1", "c2", "d4", "b3"][..]), ("5x5", ["any", "c3"], &["a1", "e5", "c3"][..])]
+        {
+            let mut p = puzzle(board, starts[0], targets);
+            p.knights.push(KnightStart::parse(&p.board, starts[1]).unwrap());
+            let p =
+                TourPuzzle::new(None, p.board, Vec::new(), p.knights, Some(p.targets), p.order, p.objective).unwrap();
+            let truth = optimal_tour(&p, 1_000_000).unwrap().map(|o| o.moves);
+            let model = route_model(&p).unwrap();
+            assert_eq!(model_optimum(&model), truth, "{board} {starts:?} {targets:?}");
         }
     }
 
@@ -311,5 +394,8 @@ mod tests {
         p.order = VisitOrder::Listed;
         p.objective = TourObjective::Steps;
         assert!(route_model(&p).is_none());
+        p.objective = TourObjective::Moves;
+        p.targets.clear();
+        assert!(route_model(&p).is_none(), "no target to touch");
     }
 }
