@@ -12,7 +12,8 @@
 //! 2. with several candidate starts, `D` times the row `start` and `(π(s) - D) start_s >= 0`
 //!    turn the starts' part into `D`;
 //! 3. `(1 - π(from_j) + π(to_j)) x_j >= 0` for each jump leaves `Σ_j x_j >= D`;
-//! 4. the objective-improving constraint `Σ_j x_j <= D - 1` makes it `0 >= 1`.
+//! 4. the objective-improving constraint `Σ_j x_j <= D - 1` makes it `0 >= 1`, the
+//!    conclusion's contradiction.
 //!
 //! The sums are added as a balanced tree, so that VeriPB's merges stay near linear. `verify`
 //! checks the step without knowing how `π` was found: a wrong distance leaves a jump with a
@@ -22,7 +23,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 
 use pigeons::{AbsConstraintId, ConstraintId, OperationSequence, Proof, VarLike};
-use rustsat::types::{Clause, Var};
+use rustsat::types::Var;
 
 use super::CertifyError;
 use crate::encodings::linear::RouteModel;
@@ -84,7 +85,7 @@ impl Distances {
 
 /// Writes the argument into the proof (`row_ids[i]`: the number of row `i`'s `>=` half),
 /// against `improving`, the objective-improving constraint "at most `bound` jumps"; the number
-/// of the empty clause.
+/// of the contradiction `0 >= 1`.
 pub fn derive<W: Write>(
     arg: &Distances,
     row_ids: &[usize],
@@ -126,8 +127,9 @@ pub fn derive<W: Write>(
         axiom(var, (1 + arg.to_finish[to]).saturating_sub(arg.to_finish[from]));
     }
     sum += ConstraintId::from(improving);
-    proof.operations(&sum)?;
-    Ok(proof.reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())?)
+    // `0 >= 1` itself: VeriPB takes a contradiction as the conclusion's bound, with no `rup`
+    // (which would propagate the whole database first).
+    Ok(proof.operations(&sum)?)
 }
 
 /// The sum of `terms` as a balanced tree of additions.

@@ -142,26 +142,28 @@ fn advance(targets: &[u16], mut leg: usize, squares: &[u16]) -> usize {
 /// The nodes found so far, breadth first.
 #[derive(Default)]
 struct Reach {
-    knights: usize,
     index: HashMap<Vec<u16>, usize>,
     nodes: Vec<RouteNode>,
     squares: Vec<u16>,
     queue: VecDeque<usize>,
+    /// The key looked up last: the leg, then the squares.
+    key: Vec<u16>,
 }
 
 impl Reach {
     /// The node of the knights on `at` in `leg`, queued if new.
     fn node(&mut self, leg: usize, at: &[u16]) -> usize {
-        let mut key = Vec::with_capacity(self.knights + 1);
-        key.push(leg as u16);
-        key.extend_from_slice(at);
-        let fresh = self.nodes.len();
-        let node = *self.index.entry(key).or_insert(fresh);
-        if node == fresh {
-            self.queue.push_back(node);
-            self.nodes.push(RouteNode { leg, row: None });
-            self.squares.extend_from_slice(at);
+        self.key.clear();
+        self.key.push(leg as u16);
+        self.key.extend_from_slice(at);
+        if let Some(&node) = self.index.get(self.key.as_slice()) {
+            return node;
         }
+        let node = self.nodes.len();
+        self.index.insert(self.key.clone(), node);
+        self.queue.push_back(node);
+        self.nodes.push(RouteNode { leg, row: None });
+        self.squares.extend_from_slice(at);
         node
     }
 }
@@ -191,32 +193,34 @@ pub fn route_model(puzzle: &TourPuzzle) -> Option<RouteModel> {
             .map(|s| s.0)
             .filter(|&s| !std::mem::replace(&mut listed[s as usize], true))
             .collect();
+        if choices.len().saturating_mul(own.len()) > MAX_ROUTE_JUMPS {
+            return None;
+        }
         choices = choices
             .iter()
             .flat_map(|so_far| {
                 own.iter().filter(|s| !so_far.contains(s)).map(move |&s| [so_far.as_slice(), &[s]].concat())
             })
             .collect();
-        if choices.len() > MAX_ROUTE_JUMPS {
-            return None;
-        }
     }
     // The nodes the knights reach, breadth first from the starts.
-    let mut reach = Reach { knights, ..Reach::default() };
+    let mut reach = Reach::default();
     let start_nodes: Vec<usize> = choices.iter().map(|at| reach.node(advance(&targets, 0, at), at)).collect();
     let mut arcs: Vec<(usize, usize, usize)> = Vec::new();
+    let (mut here, mut next): (Vec<u16>, Vec<u16>) = (Vec::new(), Vec::new());
     while let Some(from) = reach.queue.pop_front() {
         let leg = reach.nodes[from].leg;
         if leg == n {
             continue;
         }
-        let here: Vec<u16> = reach.squares[from * knights..(from + 1) * knights].to_vec();
-        for (k, &s) in here.iter().enumerate() {
-            for &to in &moves[s as usize] {
+        here.clear();
+        here.extend_from_slice(&reach.squares[from * knights..(from + 1) * knights]);
+        for k in 0..knights {
+            for &to in &moves[here[k] as usize] {
                 if here.contains(&to) {
                     continue;
                 }
-                let mut next = here.clone();
+                next.clone_from(&here);
                 next[k] = to;
                 arcs.push((from, reach.node(advance(&targets, leg, &next), &next), k));
             }
@@ -234,14 +238,22 @@ pub fn route_model(puzzle: &TourPuzzle) -> Option<RouteModel> {
         board.height()
     );
     let mut model = LinearModel { title, ..LinearModel::default() };
-    let position = |node: usize| -> String {
-        let at = &squares[node * knights..(node + 1) * knights];
-        at.iter().map(|&s| names[s as usize].as_str()).collect::<Vec<_>>().join("_")
+    // `{prefix}{s_1}_…_{s_k}` for the knights' squares at `node`.
+    let position = |prefix: &str, node: usize| -> String {
+        let mut name = String::with_capacity(prefix.len() + 4 * knights);
+        name.push_str(prefix);
+        for (i, &s) in squares[node * knights..(node + 1) * knights].iter().enumerate() {
+            if i > 0 {
+                name.push('_');
+            }
+            name.push_str(&names[s as usize]);
+        }
+        name
     };
     let several = choices.len() > 1;
     let starts: Vec<RouteStart> = start_nodes
         .iter()
-        .map(|&node| RouteStart { node, var: several.then(|| model.variable(format!("start_{}", position(node)))) })
+        .map(|&node| RouteStart { node, var: several.then(|| model.variable(position("start_", node))) })
         .collect();
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     let mut into: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
@@ -249,11 +261,12 @@ pub fn route_model(puzzle: &TourPuzzle) -> Option<RouteModel> {
     for &(from, to, knight) in &arcs {
         let landing = &names[squares[to * knights + knight] as usize];
         let leg = nodes[from].leg;
-        let name = if knights == 1 {
-            format!("leg{leg}_{}_{landing}", position(from))
-        } else {
-            format!("leg{leg}_{}_k{}_{landing}", position(from), knight + 1)
-        };
+        let mut name = position(&format!("leg{leg}_"), from);
+        if knights > 1 {
+            name.push_str(&format!("_k{}", knight + 1));
+        }
+        name.push('_');
+        name.push_str(landing);
         out[from].push(jumps.len());
         into[to].push(jumps.len());
         jumps.push(RouteJump { from, to, knight, var: model.variable(name) });
@@ -291,7 +304,7 @@ pub fn route_model(puzzle: &TourPuzzle) -> Option<RouteModel> {
             None => 0,
         };
         node.row = Some(model.constraints.len());
-        model.constrain(format!("flow_leg{}_{}", node.leg, position(i)), terms, Relation::Equal, rhs);
+        model.constrain(position(&format!("flow_leg{}_", node.leg), i), terms, Relation::Equal, rhs);
     }
     model.constrain("finish", finish, Relation::Equal, i64::from(!starts_finished));
     model.objective = Some((Sense::Minimise, jumps.iter().map(|j| (1, j.var)).collect()));
@@ -397,5 +410,14 @@ mod tests {
         p.objective = TourObjective::Moves;
         p.targets.clear();
         assert!(route_model(&p).is_none(), "no target to touch");
+    }
+
+    #[test]
+    fn too_many_starts_have_no_route_model() {
+        // Four knights anywhere on 8x8: 64 * 63 * 62 * 61 starts, past the limit.
+        let p = puzzle("8x8", "any", &["a1", "h8"]);
+        let knights = vec![KnightStart::OneOf(Vec::new()); 4];
+        let p = TourPuzzle::new(None, p.board, Vec::new(), knights, Some(p.targets), p.order, p.objective).unwrap();
+        assert!(route_model(&p).is_none());
     }
 }
