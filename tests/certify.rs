@@ -559,7 +559,7 @@ fn a_certificate_of_the_search_tree_is_checked_bound_by_bound() {
 
 #[test]
 fn a_subtree_met_again_under_the_same_symmetry_is_closed_once() {
-    // Knight total domination 10x10 on one thread: replays within replays come back to nodes
+    // Knight total domination 11x11 on one thread: replays within replays come back to nodes
     // under symmetries they were closed under, and the proof takes those clauses again.
     let dir = fresh_dir("tree-reused");
     let run = knights_sat(&[
@@ -567,7 +567,7 @@ fn a_subtree_met_again_under_the_same_symmetry_is_closed_once() {
         "--quiet",
         "total-domination",
         "--board",
-        "10x10",
+        "11x11",
         "--pieces",
         "N",
         "--threads",

@@ -12,14 +12,25 @@ pub(super) fn subtract_multiple(row: &mut [f64], pivot: &[f64], f: f64) {
     subtract_multiple_plain(row, pivot, f)
 }
 
-/// `row -= f * pivot`, returning `Σ row²` after the update (one pass over both).
-pub(super) fn subtract_multiple_norm(row: &mut [f64], pivot: &[f64], f: f64) -> f64 {
+/// `row · pivot` before, then `row -= f * pivot`, returning the product and `Σ row²` after
+/// the update (one pass over both).
+pub(super) fn dot_subtract_multiple_norm(row: &mut [f64], pivot: &[f64], f: f64) -> (f64, f64) {
     #[cfg(target_arch = "x86_64")]
     if wide() {
         // SAFETY: the processor has AVX2 and FMA, checked by `wide`.
-        return unsafe { subtract_multiple_norm_avx2(row, pivot, f) };
+        return unsafe { dot_subtract_multiple_norm_avx2(row, pivot, f) };
     }
-    subtract_multiple_norm_plain(row, pivot, f)
+    dot_subtract_multiple_norm_plain(row, pivot, f)
+}
+
+/// `a · b`.
+pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if wide() {
+        // SAFETY: the processor has AVX2 and FMA, checked by `wide`.
+        return unsafe { dot_avx2(a, b) };
+    }
+    dot_plain(a, b)
 }
 
 /// `Σ v²`.
@@ -46,22 +57,41 @@ fn subtract_multiple_plain(row: &mut [f64], pivot: &[f64], f: f64) {
     }
 }
 
-/// Eight lanes for the sum, as in [`squared_norm_plain`].
+/// Eight lanes for each sum, as in [`squared_norm_plain`].
 #[inline(always)]
-fn subtract_multiple_norm_plain(row: &mut [f64], pivot: &[f64], f: f64) -> f64 {
+fn dot_subtract_multiple_norm_plain(row: &mut [f64], pivot: &[f64], f: f64) -> (f64, f64) {
+    let mut dots = [0.0f64; 8];
     let mut lanes = [0.0f64; 8];
     let mut rows = row.chunks_exact_mut(8);
     let mut pivots = pivot.chunks_exact(8);
     for (chunk, pchunk) in (&mut rows).zip(&mut pivots) {
-        for ((lane, o), &p) in lanes.iter_mut().zip(chunk.iter_mut()).zip(pchunk) {
-            *o -= f * p;
-            *lane += *o * *o;
+        let chunk: &mut [f64; 8] = chunk.try_into().expect("chunks of eight");
+        let pchunk: &[f64; 8] = pchunk.try_into().expect("chunks of eight");
+        for l in 0..8 {
+            dots[l] += chunk[l] * pchunk[l];
+            chunk[l] -= f * pchunk[l];
+            lanes[l] += chunk[l] * chunk[l];
         }
     }
-    let mut tail = 0.0;
+    let (mut dot_tail, mut tail) = (0.0, 0.0);
     for (o, &p) in rows.into_remainder().iter_mut().zip(pivots.remainder()) {
+        dot_tail += *o * p;
         *o -= f * p;
         tail += *o * *o;
+    }
+    (dots.iter().sum::<f64>() + dot_tail, lanes.iter().sum::<f64>() + tail)
+}
+
+/// Eight lanes, as in [`squared_norm_plain`].
+#[inline(always)]
+fn dot_plain(a: &[f64], b: &[f64]) -> f64 {
+    let mut lanes = [0.0f64; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for ((lane, x), y) in lanes.iter_mut().zip(x).zip(y) {
+            *lane += x * y;
+        }
     }
     lanes.iter().sum::<f64>() + tail
 }
@@ -86,10 +116,48 @@ unsafe fn subtract_multiple_avx2(row: &mut [f64], pivot: &[f64], f: f64) {
     subtract_multiple_plain(row, pivot, f)
 }
 
+/// Written with the intrinsics: the compiler leaves the loop of three sums scalar.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn subtract_multiple_norm_avx2(row: &mut [f64], pivot: &[f64], f: f64) -> f64 {
-    subtract_multiple_norm_plain(row, pivot, f)
+unsafe fn dot_subtract_multiple_norm_avx2(row: &mut [f64], pivot: &[f64], f: f64) -> (f64, f64) {
+    use std::arch::x86_64::*;
+    let len = row.len().min(pivot.len());
+    let whole = len - len % 8;
+    let fs = _mm256_set1_pd(f);
+    let (mut dot_a, mut dot_b) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    let (mut norm_a, mut norm_b) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    let (o, p) = (row.as_mut_ptr(), pivot.as_ptr());
+    let mut i = 0;
+    while i < whole {
+        // SAFETY: `i + 8 <= whole <= len` of both slices.
+        let (ra, rb) = (_mm256_loadu_pd(o.add(i)), _mm256_loadu_pd(o.add(i + 4)));
+        let (pa, pb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
+        dot_a = _mm256_fmadd_pd(ra, pa, dot_a);
+        dot_b = _mm256_fmadd_pd(rb, pb, dot_b);
+        let (na, nb) = (_mm256_fnmadd_pd(fs, pa, ra), _mm256_fnmadd_pd(fs, pb, rb));
+        _mm256_storeu_pd(o.add(i), na);
+        _mm256_storeu_pd(o.add(i + 4), nb);
+        norm_a = _mm256_fmadd_pd(na, na, norm_a);
+        norm_b = _mm256_fmadd_pd(nb, nb, norm_b);
+        i += 8;
+    }
+    let mut lanes = [0.0f64; 4];
+    _mm256_storeu_pd(lanes.as_mut_ptr(), _mm256_add_pd(dot_a, dot_b));
+    let mut dot: f64 = lanes.iter().sum();
+    _mm256_storeu_pd(lanes.as_mut_ptr(), _mm256_add_pd(norm_a, norm_b));
+    let mut norm: f64 = lanes.iter().sum();
+    for (r, &q) in row[whole..len].iter_mut().zip(&pivot[whole..len]) {
+        dot += *r * q;
+        *r -= f * q;
+        norm += *r * *r;
+    }
+    (dot, norm)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
+    dot_plain(a, b)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -111,9 +179,12 @@ mod tests {
         assert_eq!(row, expected);
         let norm: f64 = pivot.iter().map(|v| v * v).sum();
         assert!((squared_norm(&pivot) - norm).abs() < 1e-9);
-        let twice: Vec<f64> = row.iter().zip(&pivot).map(|(r, p)| r - 2.0 * p).collect();
-        let after = subtract_multiple_norm(&mut row, &pivot, 2.0);
-        assert_eq!(row, twice);
-        assert!((after - twice.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-6 * after);
+        let before_dot: f64 = row.iter().zip(&pivot).map(|(r, p)| r * p).sum();
+        assert!((dot(&row, &pivot) - before_dot).abs() < 1e-9 * before_dot.abs().max(1.0));
+        let thrice: Vec<f64> = row.iter().zip(&pivot).map(|(r, p)| r - 3.0 * p).collect();
+        let (was, norm) = dot_subtract_multiple_norm(&mut row, &pivot, 3.0);
+        assert_eq!(row, thrice);
+        assert!((was - before_dot).abs() < 1e-9 * before_dot.abs().max(1.0));
+        assert!((norm - thrice.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-6 * norm);
     }
 }

@@ -8,9 +8,10 @@
 //!
 //! Rows are `a·x >= b` (an `a·x <= b` row is stored negated) or `a·x = b`, with a slack per
 //! row: `a·x - s = b`, `s >= 0` (`s = 0` for an equality). The inverse of the basis, `B⁻¹`, is
-//! kept dense over the columns of the tight rows ([`inverse`]: the others are unit vectors),
-//! the rows sparse; a pivot computes the one tableau row and column it needs from them, and
-//! updates `B⁻¹` and the squared norms of its rows (the dual steepest-edge weights) in one
+//! kept dense over the columns of the tight rows and the rows of the basic structurals
+//! ([`inverse`]: the other columns are unit vectors, the other rows combinations of the kept
+//! ones), the rows sparse; a pivot computes the one tableau row and column it needs from them,
+//! and updates `B⁻¹` and the squared norms of its rows (the dual steepest-edge weights) in one
 //! pass. `B⁻¹` is rebuilt from the basis every [`REFACTOR_EVERY`] pivots so rounding errors do
 //! not pile up.
 //!
@@ -95,6 +96,12 @@ pub struct Lp {
     pivot_column: Vec<f64>,
     /// Scratch: the columns the ratio test may take, with their tableau entries.
     eligible: Vec<(usize, f64)>,
+    /// Scratch: a row of `B⁻¹` derived for a basic slack (its stored part).
+    derived: Vec<f64>,
+    /// Scratch: each kept row's product with the pivot row, in a pivot.
+    dots: Vec<f64>,
+    /// Scratch: a value per structural column ([`Lp::by_structural`]).
+    by_column: Vec<f64>,
     since_refactor: usize,
     /// The row whose basic variable could not be brought within its bounds, when the last
     /// solve found the program infeasible.
@@ -154,6 +161,9 @@ impl Lp {
             pivot_row: vec![0.0; w],
             pivot_column: vec![0.0; m],
             eligible: Vec::new(),
+            derived: Vec::new(),
+            dots: vec![0.0; m],
+            by_column: vec![0.0; n],
             since_refactor: 0,
             infeasible_row: None,
             pivots: 0,
@@ -211,12 +221,14 @@ impl Lp {
         let n = self.n;
         let out = &mut self.pivot_column;
         out.iter_mut().for_each(|v| *v = 0.0);
-        // `B⁻¹ e_j`: the stored column of a tight row, `-e_p` for a row whose slack is basic in
-        // basis row `p`.
+        // `B⁻¹ e_j`: the stored column of a tight row (in the kept rows here, the others
+        // derived below), `-e_p` for a row whose slack is basic in basis row `p`.
         let mut add = |j: usize, a: f64| match self.inverse.position(j) {
             Some(q) => {
                 for (i, o) in out.iter_mut().enumerate() {
-                    *o += self.inverse.entry(i, q) * a;
+                    if self.inverse.kept(i) {
+                        *o += self.inverse.entry(i, q) * a;
+                    }
                 }
             }
             None => out[self.row_of[n + j]] -= a,
@@ -228,10 +240,38 @@ impl Lp {
         } else {
             add(col - n, -1.0);
         }
+        // A basic slack's row of `B⁻¹` is `A_jS` times the structurals' rows: so is its entry.
+        Self::by_structural(&self.basis, n, out, &mut self.by_column);
+        for (o, &c) in out.iter_mut().zip(&self.basis) {
+            if c >= n {
+                *o += self.rows[c - n].iter().map(|&(s, a)| a * self.by_column[s]).sum::<f64>();
+            }
+        }
     }
 
-    /// Row `r` of the tableau, row `r` of `B⁻¹` times `[A | -I]`, into `pivot_row`.
+    /// `values` (one per basis row) by structural column into `by_column`: a basic
+    /// structural's value, 0 for the others.
+    fn by_structural(basis: &[usize], n: usize, values: &[f64], by_column: &mut [f64]) {
+        by_column.iter_mut().for_each(|v| *v = 0.0);
+        for (&c, &v) in basis.iter().zip(values) {
+            if c < n {
+                by_column[c] = v;
+            }
+        }
+    }
+
+    /// The stored part of row `i` of `B⁻¹` into `derived` (kept, or derived for a basic
+    /// slack).
+    fn derive_row(&mut self, i: usize) {
+        let c = self.basis[i];
+        let slack_row = (c >= self.n).then(|| &self.rows[c - self.n][..]);
+        self.inverse.derive_row(i, slack_row, &self.row_of, &mut self.derived);
+    }
+
+    /// Row `r` of the tableau, row `r` of `B⁻¹` times `[A | -I]`, into `pivot_row` (and the
+    /// stored part of row `r` of `B⁻¹` into `derived`).
     fn compute_row(&mut self, r: usize) {
+        self.derive_row(r);
         let n = self.n;
         let out = &mut self.pivot_row;
         out.iter_mut().for_each(|v| *v = 0.0);
@@ -241,7 +281,7 @@ impl Lp {
                 out[c] += f * a;
             }
         };
-        for (&j, &f) in self.inverse.tight().iter().zip(self.inverse.row(r)) {
+        for (&j, &f) in self.inverse.tight().iter().zip(&self.derived) {
             if f != 0.0 {
                 add(j, f);
             }
@@ -255,7 +295,7 @@ impl Lp {
     fn refactor(&mut self) {
         let (m, n, w) = (self.m, self.n, self.width());
         self.since_refactor = 0;
-        if !self.inverse.rebuild(&self.basis, n, &self.rows, &self.columns) {
+        if !self.inverse.rebuild(&self.basis, n, &self.columns) {
             // A singular basis (rounding gone wrong): start again from the slack basis.
             self.basis = (n..w).collect();
             self.row_of = (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect();
@@ -305,7 +345,8 @@ impl Lp {
             }
         }
         for i in 0..m {
-            let row = self.inverse.row(i);
+            self.derive_row(i);
+            let row = &self.derived;
             let mut value: f64 = row.iter().zip(self.inverse.tight()).map(|(f, &j)| f * rhs[j]).sum();
             let mut norm = kernels::squared_norm(row);
             if self.basis[i] >= n {
@@ -452,17 +493,40 @@ impl Lp {
         // A leaving slack's row turns tight: its unit column is stored from now on. Row r of
         // B⁻¹ is then scaled and eliminated from the other rows, their norms in the pass (a
         // row whose basic variable is a slack counts its unit entry).
+        //
+        // Only the structurals' rows are kept (a basic slack's row is a combination of them,
+        // which follows them through the pivot): a leaving slack's row, in `derived` from
+        // `compute_row`, is kept from now on, with its exact norm; an entering slack's row is
+        // no longer kept once its norm is taken.
         if leaving >= n {
+            self.inverse.keep_row(r, &self.derived);
+            self.norms[r] = (kernels::squared_norm(&self.derived) + 1.0).max(1e-12);
             self.inverse.store_unit_column(leaving - n, r);
         }
-        let basis = &self.basis;
-        let unit = |i: usize| if i != r && basis[i] >= n { 1.0 } else { 0.0 };
-        self.inverse.eliminate(r, alpha, &self.pivot_column, &mut self.norms, unit);
+        self.inverse.eliminate(r, alpha, &self.pivot_column, &mut self.norms, &mut self.dots);
+        // A basic slack's row `ρ_i` becomes `ρ_i - (α_i/α) ρ_r`: its squared norm is
+        // `w_i - 2 (α_i/α) ρ_i·ρ_r + (α_i/α)² w_r`, with `ρ_i·ρ_r` the combination `A_jS` of
+        // the structurals' products with `ρ_r` (their unit entries never meet), and at least
+        // 1 for its unit entry.
+        let w_r = self.dots[r];
+        // Row r holds a slack only when it is leaving: then no slack row names it.
+        Self::by_structural(&self.basis, n, &self.dots, &mut self.by_column);
+        for i in 0..m {
+            let c = self.basis[i];
+            let t = self.pivot_column[i];
+            if i == r || c < n || t == 0.0 {
+                continue;
+            }
+            let product: f64 = self.rows[c - n].iter().map(|&(s, a)| a * self.by_column[s]).sum();
+            let g = t / alpha;
+            self.norms[i] = (self.norms[i] - 2.0 * g * product + g * g * w_r).max(1.0);
+        }
         // An entering slack's column is the unit vector e_r again (up to rounding): no
         // longer stored, and counted in row r's norm as its unit entry.
         if q >= n {
             self.inverse.drop_column(q - n);
             self.norms[r] = (kernels::squared_norm(self.inverse.row(r)) + 1.0).max(1e-12);
+            self.inverse.forget_row(r);
         }
         let inv = 1.0 / alpha;
         // Reduced costs: d -= (d_q / α) · (row r of the tableau).
@@ -520,7 +584,11 @@ impl Lp {
     /// slack is basic in row `r`, if one is.
     fn inverse_row(&self, r: usize) -> Vec<f64> {
         let mut row = vec![0.0; self.m];
-        for (&j, &f) in self.inverse.tight().iter().zip(self.inverse.row(r)) {
+        let c = self.basis[r];
+        let slack_row = (c >= self.n).then(|| &self.rows[c - self.n][..]);
+        let mut stored = Vec::new();
+        self.inverse.derive_row(r, slack_row, &self.row_of, &mut stored);
+        for (&j, &f) in self.inverse.tight().iter().zip(&stored) {
             row[j] = f;
         }
         if self.basis[r] >= self.n {
