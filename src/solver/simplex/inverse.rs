@@ -38,14 +38,18 @@ pub(super) struct Inverse {
     /// The stored column of each row, `usize::MAX` for a row whose slack is basic.
     position: Vec<usize>,
     /// Whether row `i` of `B⁻¹` is kept in `data`: the rows of basic structurals are; a basic
-    /// slack's row is a combination of them ([`Inverse::derive_row`]) and is not.
+    /// slack's row is a combination of them ([`Inverse::derive_row`]) and is not, unless
+    /// `keep_all`.
     kept: Vec<bool>,
+    /// Every row kept: for rows so long (a queen's) that deriving a slack's row would cost
+    /// more than keeping it.
+    keep_all: bool,
 }
 
 impl Inverse {
     /// The inverse of the slack basis (`B = -I`) of `m` rows over `n` structural columns:
     /// nothing stored.
-    pub(super) fn new(m: usize, n: usize) -> Inverse {
+    pub(super) fn new(m: usize, n: usize, keep_all: bool) -> Inverse {
         // At most `min(m, n)` structurals are basic; one more while a pivot trades two slacks.
         let stride = m.min(n + 1).max(1);
         Inverse {
@@ -55,6 +59,7 @@ impl Inverse {
             tight: Vec::new(),
             position: vec![usize::MAX; m],
             kept: vec![false; m],
+            keep_all,
         }
     }
 
@@ -73,6 +78,11 @@ impl Inverse {
     /// Whether row `i` is kept (its basic variable is a structural, or it is being pivoted).
     pub(super) fn kept(&self, i: usize) -> bool {
         self.kept[i]
+    }
+
+    /// Whether every row is kept (none is derived).
+    pub(super) fn keeps_all(&self) -> bool {
+        self.keep_all
     }
 
     /// The stored part of row `i` of `B⁻¹` into `out` (resized to the tight rows): the kept
@@ -107,9 +117,9 @@ impl Inverse {
         self.kept[i] = true;
     }
 
-    /// Stops keeping row `i` (a slack entered the basis in it).
+    /// Stops keeping row `i` (a slack entered the basis in it), unless every row is kept.
     pub(super) fn forget_row(&mut self, i: usize) {
-        self.kept[i] = false;
+        self.kept[i] = self.keep_all;
     }
 
     /// Where row `j`'s column is stored, `None` when its slack is basic (the column is then
@@ -133,9 +143,15 @@ impl Inverse {
 
     /// Rebuilds the inverse of `basis` (column `c < n` is structural `c` with coefficients
     /// `columns[c]` as `(row, a)`; column `n + j` is the slack of row `j`, whose terms are
-    /// kept out: a basic slack's row is derived). `false` when the basis is singular; the inverse is then
+    /// `rows[j]` as `(column, a)`). `false` when the basis is singular; the inverse is then
     /// unusable until rebuilt.
-    pub(super) fn rebuild(&mut self, basis: &[usize], n: usize, columns: &[Vec<(usize, f64)>]) -> bool {
+    pub(super) fn rebuild(
+        &mut self,
+        basis: &[usize],
+        n: usize,
+        rows: &[Vec<(usize, f64)>],
+        columns: &[Vec<(usize, f64)>],
+    ) -> bool {
         self.reset();
         let mut slack_basic = vec![false; self.m];
         // The basis rows of the structurals, in order, and each one's index among them.
@@ -173,6 +189,23 @@ impl Inverse {
             self.data[i * self.stride..i * self.stride + k].copy_from_slice(&block_inverse[b * k..(b + 1) * k]);
             self.kept[i] = true;
         }
+        if self.keep_all {
+            // Rows of the basic slacks: A_jS · A_TS⁻¹.
+            let stride = self.stride;
+            for (i, &c) in basis.iter().enumerate() {
+                if c >= n {
+                    let out = &mut self.data[i * stride..i * stride + k];
+                    out.iter_mut().for_each(|v| *v = 0.0);
+                    for &(col, a) in &rows[c - n] {
+                        let b = index_of[col];
+                        if b != usize::MAX {
+                            kernels::subtract_multiple(out, &block_inverse[b * k..(b + 1) * k], -a);
+                        }
+                    }
+                    self.kept[i] = true;
+                }
+            }
+        }
         true
     }
 
@@ -181,7 +214,7 @@ impl Inverse {
     pub(super) fn store_unit_column(&mut self, j: usize, r: usize) {
         let q = self.tight.len();
         debug_assert!(q < self.stride && self.position[j] == usize::MAX);
-        for i in (0..self.m).filter(|&i| self.kept[i]) {
+        for i in (0..self.m).filter(|&i| self.keep_all || self.kept[i]) {
             self.data[i * self.stride + q] = 0.0;
         }
         self.data[r * self.stride + q] = -1.0;
@@ -196,7 +229,7 @@ impl Inverse {
         debug_assert!(q != usize::MAX);
         let last = self.tight.len() - 1;
         if q != last {
-            for i in (0..self.m).filter(|&i| self.kept[i]) {
+            for i in (0..self.m).filter(|&i| self.keep_all || self.kept[i]) {
                 self.data[i * self.stride + q] = self.data[i * self.stride + last];
             }
             self.position[self.tight[last]] = q;
@@ -207,11 +240,20 @@ impl Inverse {
 
     /// The elimination of a pivot on row `r` (kept): row `r` divided by `alpha`, then
     /// `column[i]` times it subtracted from every other kept row `i`. `norms[i]` becomes the
-    /// squared norm of each kept row changed (a kept row other than `r` is a structural's,
-    /// with no unit entry), and `norms[r]` that of row `r`. `dots[i]`, for every kept row,
-    /// becomes its product with row `r` before the pivot (`norms[r]` for `r` itself), from
-    /// which the caller updates the norms of the rows not kept (combinations of kept rows).
-    pub(super) fn eliminate(&mut self, r: usize, alpha: f64, column: &[f64], norms: &mut [f64], dots: &mut [f64]) {
+    /// squared norm of each kept row changed, plus 1 where `slack(i)` (a basic slack's row,
+    /// kept when every row is, has a unit entry), and `norms[r]` that of row `r`. `dots[i]`,
+    /// for every kept row, becomes its product with row `r` before the pivot (`norms[r]` for
+    /// `r` itself), from which the caller updates the norms of the rows not kept
+    /// (combinations of kept rows).
+    #[inline]
+    pub(super) fn eliminate(
+        &mut self,
+        r: usize,
+        alpha: f64,
+        (column, slack): (&[f64], impl Fn(usize) -> bool),
+        norms: &mut [f64],
+        dots: &mut [f64],
+    ) {
         let (stride, k) = (self.stride, self.tight.len());
         dots[r] = norms[r];
         let (before, rest) = self.data.split_at_mut(r * stride);
@@ -221,6 +263,18 @@ impl Inverse {
         pivot_row.iter_mut().for_each(|v| *v *= inv);
         norms[r] = kernels::squared_norm(pivot_row).max(1e-12);
         let rows = before.chunks_exact_mut(stride).chain(after.chunks_exact_mut(stride));
+        if self.keep_all {
+            // No products needed: every row is updated itself.
+            for (x, other) in rows.enumerate() {
+                let i = if x < r { x } else { x + 1 };
+                let f = column[i];
+                if f != 0.0 {
+                    let norm = kernels::subtract_multiple_norm(&mut other[..k], pivot_row, f);
+                    norms[i] = (norm + if slack(i) { 1.0 } else { 0.0 }).max(1e-12);
+                }
+            }
+            return;
+        }
         for (x, other) in rows.enumerate() {
             let i = if x < r { x } else { x + 1 };
             if !self.kept[i] {

@@ -12,6 +12,16 @@ pub(super) fn subtract_multiple(row: &mut [f64], pivot: &[f64], f: f64) {
     subtract_multiple_plain(row, pivot, f)
 }
 
+/// `row -= f * pivot`, returning `Σ row²` after the update (one pass over both).
+pub(super) fn subtract_multiple_norm(row: &mut [f64], pivot: &[f64], f: f64) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if wide() {
+        // SAFETY: the processor has AVX2 and FMA, checked by `wide`.
+        return unsafe { subtract_multiple_norm_avx2(row, pivot, f) };
+    }
+    subtract_multiple_norm_plain(row, pivot, f)
+}
+
 /// `row · pivot` before, then `row -= f * pivot`, returning the product and `Σ row²` after
 /// the update (one pass over both).
 pub(super) fn dot_subtract_multiple_norm(row: &mut [f64], pivot: &[f64], f: f64) -> (f64, f64) {
@@ -55,6 +65,26 @@ fn subtract_multiple_plain(row: &mut [f64], pivot: &[f64], f: f64) {
     for (o, &p) in row.iter_mut().zip(pivot) {
         *o -= f * p;
     }
+}
+
+/// Eight lanes for the sum, as in [`squared_norm_plain`].
+#[inline(always)]
+fn subtract_multiple_norm_plain(row: &mut [f64], pivot: &[f64], f: f64) -> f64 {
+    let mut lanes = [0.0f64; 8];
+    let mut rows = row.chunks_exact_mut(8);
+    let mut pivots = pivot.chunks_exact(8);
+    for (chunk, pchunk) in (&mut rows).zip(&mut pivots) {
+        for ((lane, o), &p) in lanes.iter_mut().zip(chunk.iter_mut()).zip(pchunk) {
+            *o -= f * p;
+            *lane += *o * *o;
+        }
+    }
+    let mut tail = 0.0;
+    for (o, &p) in rows.into_remainder().iter_mut().zip(pivots.remainder()) {
+        *o -= f * p;
+        tail += *o * *o;
+    }
+    lanes.iter().sum::<f64>() + tail
 }
 
 /// Eight lanes for each sum, as in [`squared_norm_plain`].
@@ -114,6 +144,12 @@ fn squared_norm_plain(values: &[f64]) -> f64 {
 #[target_feature(enable = "avx2,fma")]
 unsafe fn subtract_multiple_avx2(row: &mut [f64], pivot: &[f64], f: f64) {
     subtract_multiple_plain(row, pivot, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn subtract_multiple_norm_avx2(row: &mut [f64], pivot: &[f64], f: f64) -> f64 {
+    subtract_multiple_norm_plain(row, pivot, f)
 }
 
 /// Written with the intrinsics: the compiler leaves the loop of three sums scalar.
@@ -179,6 +215,10 @@ mod tests {
         assert_eq!(row, expected);
         let norm: f64 = pivot.iter().map(|v| v * v).sum();
         assert!((squared_norm(&pivot) - norm).abs() < 1e-9);
+        let twice: Vec<f64> = row.iter().zip(&pivot).map(|(r, p)| r - 2.0 * p).collect();
+        let after = subtract_multiple_norm(&mut row, &pivot, 2.0);
+        assert_eq!(row, twice);
+        assert!((after - twice.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-6 * after);
         let before_dot: f64 = row.iter().zip(&pivot).map(|(r, p)| r * p).sum();
         assert!((dot(&row, &pivot) - before_dot).abs() < 1e-9 * before_dot.abs().max(1.0));
         let thrice: Vec<f64> = row.iter().zip(&pivot).map(|(r, p)| r - 3.0 * p).collect();
