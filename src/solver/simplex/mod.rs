@@ -532,9 +532,13 @@ impl Lp {
         // the structurals' products with `ρ_r` (their unit entries never meet), and at least
         // 1 for its unit entry.
         let w_r = self.dots[r];
-        // Row r holds a slack only when it is leaving: then no slack row names it.
-        Self::by_structural(&self.basis, n, &self.dots, &mut self.by_column);
-        for i in (0..m).filter(|_| !self.inverse.keeps_all()) {
+        // Row r holds a slack only when it is leaving: then no slack row names it. With every
+        // row kept there is no derived row to update.
+        let derived_rows = if self.inverse.keeps_all() { 0 } else { m };
+        if derived_rows > 0 {
+            Self::by_structural(&self.basis, n, &self.dots, &mut self.by_column);
+        }
+        for i in 0..derived_rows {
             let c = self.basis[i];
             let t = self.pivot_column[i];
             if i == r || c < n || t == 0.0 || self.inverse.kept(i) {
