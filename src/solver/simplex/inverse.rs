@@ -23,6 +23,7 @@
 //! one thread, 10 s: 423,510 pivots instead of 312,450 when every row was kept, the same
 //! pivots per relaxation.
 
+use super::basic_terms::BasicTerm;
 use super::kernels;
 
 /// `B⁻¹`, stored by the columns of the tight rows and the rows of the basic structurals.
@@ -41,6 +42,12 @@ pub(super) struct Inverse {
     /// slack's row is a combination of them ([`Inverse::derive_row`]) and is not, unless
     /// `keep_all`.
     kept: Vec<bool>,
+    /// The kept rows, in no particular order, and where each is in that list (`usize::MAX`
+    /// for a row not kept).
+    kept_rows: Vec<usize>,
+    kept_at: Vec<usize>,
+    /// Scratch: the pivot row, in an elimination.
+    scratch: Vec<f64>,
     /// Every row kept: for rows so long (a queen's) that deriving a slack's row would cost
     /// more than keeping it.
     keep_all: bool,
@@ -59,8 +66,35 @@ impl Inverse {
             tight: Vec::new(),
             position: vec![usize::MAX; m],
             kept: vec![false; m],
+            kept_rows: Vec::new(),
+            kept_at: vec![usize::MAX; m],
+            scratch: Vec::new(),
             keep_all,
         }
+    }
+
+    /// Marks row `i` kept or not, in the flags and in the list.
+    fn set_kept(&mut self, i: usize, kept: bool) {
+        if self.kept[i] == kept {
+            return;
+        }
+        self.kept[i] = kept;
+        if kept {
+            self.kept_at[i] = self.kept_rows.len();
+            self.kept_rows.push(i);
+        } else {
+            let at = self.kept_at[i];
+            self.kept_rows.swap_remove(at);
+            if let Some(&moved) = self.kept_rows.get(at) {
+                self.kept_at[moved] = at;
+            }
+            self.kept_at[i] = usize::MAX;
+        }
+    }
+
+    /// The kept rows, in no particular order.
+    pub(super) fn kept_rows(&self) -> &[usize] {
+        &self.kept_rows
     }
 
     /// The rows whose slack is nonbasic, in the order of the stored entries of a row.
@@ -87,15 +121,8 @@ impl Inverse {
 
     /// The stored part of row `i` of `B⁻¹` into `out` (resized to the tight rows): the kept
     /// row, or for a basic slack of row `j` the combination `A_jS · A_TS⁻¹` of the kept rows,
-    /// `slack_row` being row `j`'s terms and `row_of` the basis row of each basic structural
-    /// (`usize::MAX` for others).
-    pub(super) fn derive_row(
-        &self,
-        i: usize,
-        slack_row: Option<&[(usize, f64)]>,
-        row_of: &[usize],
-        out: &mut Vec<f64>,
-    ) {
+    /// `slack_row` being row `j`'s terms on basic structurals.
+    pub(super) fn derive_row(&self, i: usize, slack_row: Option<&[BasicTerm]>, out: &mut Vec<f64>) {
         let k = self.tight.len();
         out.clear();
         if self.kept[i] {
@@ -103,23 +130,20 @@ impl Inverse {
             return;
         }
         out.resize(k, 0.0);
-        for &(c, a) in slack_row.expect("a row that is not kept is a basic slack's") {
-            let s = row_of[c];
-            if s != usize::MAX {
-                kernels::subtract_multiple(out, self.row(s), -a);
-            }
+        for t in slack_row.expect("a row that is not kept is a basic slack's") {
+            kernels::subtract_multiple(out, self.row(t.basis_row as usize), -t.coef);
         }
     }
 
     /// Keeps row `i` from now on, with the entries `values` (its slack leaves the basis).
     pub(super) fn keep_row(&mut self, i: usize, values: &[f64]) {
         self.data[i * self.stride..i * self.stride + values.len()].copy_from_slice(values);
-        self.kept[i] = true;
+        self.set_kept(i, true);
     }
 
     /// Stops keeping row `i` (a slack entered the basis in it), unless every row is kept.
     pub(super) fn forget_row(&mut self, i: usize) {
-        self.kept[i] = self.keep_all;
+        self.set_kept(i, self.keep_all);
     }
 
     /// Where row `j`'s column is stored, `None` when its slack is basic (the column is then
@@ -184,10 +208,12 @@ impl Inverse {
         }
         let Some(block_inverse) = invert(&mut block, k) else { return false };
         // Rows of the structurals: A_TS⁻¹. The basic slacks' rows are derived when asked for.
-        self.kept.iter_mut().for_each(|kept| *kept = false);
+        for i in 0..self.m {
+            self.set_kept(i, false);
+        }
         for (b, &i) in structural_rows.iter().enumerate() {
             self.data[i * self.stride..i * self.stride + k].copy_from_slice(&block_inverse[b * k..(b + 1) * k]);
-            self.kept[i] = true;
+            self.set_kept(i, true);
         }
         if self.keep_all {
             // Rows of the basic slacks: A_jS · A_TS⁻¹.
@@ -202,7 +228,7 @@ impl Inverse {
                             kernels::subtract_multiple(out, &block_inverse[b * k..(b + 1) * k], -a);
                         }
                     }
-                    self.kept[i] = true;
+                    self.set_kept(i, true);
                 }
             }
         }
@@ -214,7 +240,7 @@ impl Inverse {
     pub(super) fn store_unit_column(&mut self, j: usize, r: usize) {
         let q = self.tight.len();
         debug_assert!(q < self.stride && self.position[j] == usize::MAX);
-        for i in (0..self.m).filter(|&i| self.keep_all || self.kept[i]) {
+        for &i in &self.kept_rows {
             self.data[i * self.stride + q] = 0.0;
         }
         self.data[r * self.stride + q] = -1.0;
@@ -229,7 +255,7 @@ impl Inverse {
         debug_assert!(q != usize::MAX);
         let last = self.tight.len() - 1;
         if q != last {
-            for i in (0..self.m).filter(|&i| self.keep_all || self.kept[i]) {
+            for &i in &self.kept_rows {
                 self.data[i * self.stride + q] = self.data[i * self.stride + last];
             }
             self.position[self.tight[last]] = q;
@@ -256,36 +282,30 @@ impl Inverse {
     ) {
         let (stride, k) = (self.stride, self.tight.len());
         dots[r] = norms[r];
-        let (before, rest) = self.data.split_at_mut(r * stride);
-        let (pivot_row, after) = rest.split_at_mut(stride);
-        let pivot_row = &mut pivot_row[..k];
         let inv = 1.0 / alpha;
+        let pivot_row = &mut self.data[r * stride..r * stride + k];
         pivot_row.iter_mut().for_each(|v| *v *= inv);
         norms[r] = kernels::squared_norm(pivot_row).max(1e-12);
-        let rows = before.chunks_exact_mut(stride).chain(after.chunks_exact_mut(stride));
-        if self.keep_all {
-            // No products needed: every row is updated itself.
-            for (x, other) in rows.enumerate() {
-                let i = if x < r { x } else { x + 1 };
-                let f = column[i];
-                if f != 0.0 {
-                    let norm = kernels::subtract_multiple_norm(&mut other[..k], pivot_row, f);
-                    norms[i] = (norm + if slack(i) { 1.0 } else { 0.0 }).max(1e-12);
-                }
-            }
-            return;
-        }
-        for (x, other) in rows.enumerate() {
-            let i = if x < r { x } else { x + 1 };
-            if !self.kept[i] {
+        self.scratch.clear();
+        self.scratch.extend_from_slice(pivot_row);
+        let pivot_row = &self.scratch[..];
+        for &i in &self.kept_rows {
+            if i == r {
                 continue;
             }
-            // Products with the scaled row, scaled back.
+            let other = &mut self.data[i * stride..i * stride + k];
             let f = column[i];
-            if f == 0.0 {
-                dots[i] = kernels::dot(&other[..k], pivot_row) * alpha;
+            if self.keep_all {
+                // No products needed: every row is updated itself.
+                if f != 0.0 {
+                    let norm = kernels::subtract_multiple_norm(other, pivot_row, f);
+                    norms[i] = (norm + if slack(i) { 1.0 } else { 0.0 }).max(1e-12);
+                }
+            } else if f == 0.0 {
+                // Products with the scaled row, scaled back.
+                dots[i] = kernels::dot(other, pivot_row) * alpha;
             } else {
-                let (dot, norm) = kernels::dot_subtract_multiple_norm(&mut other[..k], pivot_row, f);
+                let (dot, norm) = kernels::dot_subtract_multiple_norm(other, pivot_row, f);
                 dots[i] = dot * alpha;
                 norms[i] = norm.max(1e-12);
             }
@@ -303,6 +323,8 @@ impl Inverse {
         self.tight.clone_from(&other.tight);
         self.position.copy_from_slice(&other.position);
         self.kept.copy_from_slice(&other.kept);
+        self.kept_rows.clone_from(&other.kept_rows);
+        self.kept_at.copy_from_slice(&other.kept_at);
     }
 }
 

@@ -13,7 +13,11 @@
 //! ones), the rows sparse; a pivot computes the one tableau row and column it needs from them,
 //! and updates `B⁻¹` and the squared norms of its rows (the dual steepest-edge weights) in one
 //! pass. `B⁻¹` is rebuilt from the basis every [`REFACTOR_EVERY`] pivots so rounding errors do
-//! not pile up.
+//! not pile up. Around the inverse, a pivot visits only what can change: the ratio test and
+//! the reduced costs run over a list of the nonbasic columns, a basic slack's derived entries
+//! over its row's basic terms ([`basic_terms`]), the leaving row over each row's basic bounds,
+//! and the objective follows the pivots instead of being summed again (knight domination
+//! 18x18, cubes on one thread: the same trees, about 1.2 times faster).
 //!
 //! Nothing here is trusted for a proof: a caller takes the row multipliers ([`Lp::duals`]) and
 //! recomputes the bound they imply from the exact rows (a Lagrangian bound, valid for any
@@ -55,9 +59,11 @@ pub enum LpStatus {
     Infeasible,
 }
 
+mod basic_terms;
 mod inverse;
 mod kernels;
 
+use basic_terms::BasicTerms;
 use inverse::Inverse;
 
 /// Pivots between two rebuilds of `B⁻¹` from the basis.
@@ -91,6 +97,8 @@ pub struct Lp {
     inverse: Inverse,
     /// Value of the basic variable of each row.
     beta: Vec<f64>,
+    /// Bounds of the basic variable of each row: `(lower, upper)`.
+    basic_bounds: Vec<(f64, f64)>,
     /// Reduced cost of every column.
     d: Vec<f64>,
     basis: Vec<usize>,
@@ -98,6 +106,10 @@ pub struct Lp {
     row_of: Vec<usize>,
     /// Nonbasic columns: whether at the upper bound.
     at_upper: Vec<bool>,
+    /// The nonbasic columns, in no particular order, and where each is in that list
+    /// (`usize::MAX` for a basic one).
+    nonbasic: Vec<usize>,
+    nonbasic_at: Vec<usize>,
     /// Squared norm of each row of `B⁻¹`: the dual steepest-edge weights that pick the
     /// leaving row.
     norms: Vec<f64>,
@@ -111,8 +123,10 @@ pub struct Lp {
     derived: Vec<f64>,
     /// Scratch: each kept row's product with the pivot row, in a pivot.
     dots: Vec<f64>,
-    /// Scratch: a value per structural column ([`Lp::by_structural`]).
-    by_column: Vec<f64>,
+    /// Each row's terms on basic structurals (kept only when not every row of `B⁻¹` is).
+    basic_terms: BasicTerms,
+    /// Scratch: a column's terms in tight rows, by stored position.
+    stored_terms: Vec<(usize, f64)>,
     since_refactor: usize,
     /// The row whose basic variable could not be brought within its bounds, when the last
     /// solve found the program infeasible.
@@ -154,6 +168,7 @@ impl Lp {
         let mut full_cost = cost.to_vec();
         full_cost.resize(w, 0.0);
         let keep_all = keeps_all_rows(&signed);
+        let basic_terms = BasicTerms::new(&signed, n);
         let mut lp = Lp {
             m,
             n,
@@ -165,17 +180,21 @@ impl Lp {
             upper,
             inverse: Inverse::new(m, n, keep_all),
             beta: vec![0.0; m],
+            basic_bounds: vec![(0.0, 0.0); m],
             d: vec![0.0; w],
             basis: (n..w).collect(),
             row_of: (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect(),
             at_upper: vec![false; w],
+            nonbasic: (0..n).collect(),
+            nonbasic_at: (0..w).map(|c| if c < n { c } else { usize::MAX }).collect(),
             norms: vec![1.0; m],
             pivot_row: vec![0.0; w],
             pivot_column: vec![0.0; m],
             eligible: Vec::new(),
             derived: Vec::new(),
             dots: vec![0.0; m],
-            by_column: vec![0.0; n],
+            basic_terms,
+            stored_terms: Vec::new(),
             since_refactor: 0,
             infeasible_row: None,
             pivots: 0,
@@ -212,6 +231,7 @@ impl Lp {
         if self.is_basic(j) {
             self.lower[j] = lower;
             self.upper[j] = upper;
+            self.basic_bounds[self.row_of[j]] = (lower, upper);
             return;
         }
         let old = self.nonbasic_value(j);
@@ -233,50 +253,45 @@ impl Lp {
         let n = self.n;
         let out = &mut self.pivot_column;
         out.iter_mut().for_each(|v| *v = 0.0);
-        // `B⁻¹ e_j`: the stored column of a tight row (in the kept rows here, the others
-        // derived below), `-e_p` for a row whose slack is basic in basis row `p`.
+        // `B⁻¹ e_j`: the stored column of a tight row, `-e_p` for a row whose slack is basic in
+        // basis row `p`.
         let keeps_all = self.inverse.keeps_all();
-        let mut add = |j: usize, a: f64| match self.inverse.position(j) {
-            Some(q) if keeps_all => {
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o += self.inverse.entry(i, q) * a;
-                }
-            }
-            Some(q) => {
-                for (i, o) in out.iter_mut().enumerate() {
-                    if self.inverse.kept(i) {
-                        *o += self.inverse.entry(i, q) * a;
-                    }
-                }
-            }
-            None => out[self.row_of[n + j]] -= a,
-        };
-        if col < n {
-            for &(j, a) in &self.columns[col] {
-                add(j, a);
-            }
-        } else {
-            add(col - n, -1.0);
-        }
-        // A basic slack's row of `B⁻¹` is `A_jS` times the structurals' rows: so is its entry.
+        let terms: &[(usize, f64)] = if col < n { &self.columns[col] } else { &[(col - n, -1.0)] };
         if keeps_all {
+            for &(j, a) in terms {
+                match self.inverse.position(j) {
+                    Some(q) => {
+                        for (i, o) in out.iter_mut().enumerate() {
+                            *o += self.inverse.entry(i, q) * a;
+                        }
+                    }
+                    None => out[self.row_of[n + j]] -= a,
+                }
+            }
             return;
         }
-        Self::by_structural(&self.basis, n, out, &mut self.by_column);
-        for (i, (o, &c)) in out.iter_mut().zip(&self.basis).enumerate() {
-            if c >= n && !self.inverse.kept(i) {
-                *o += self.rows[c - n].iter().map(|&(s, a)| a * self.by_column[s]).sum::<f64>();
+        // Only the structurals' rows are kept, and no slack's unit entry falls in them.
+        let stored = &mut self.stored_terms;
+        stored.clear();
+        for &(j, a) in terms {
+            match self.inverse.position(j) {
+                Some(q) => stored.push((q, a)),
+                None => out[self.row_of[n + j]] -= a,
             }
         }
-    }
-
-    /// `values` (one per basis row) by structural column into `by_column`: a basic
-    /// structural's value, 0 for the others.
-    fn by_structural(basis: &[usize], n: usize, values: &[f64], by_column: &mut [f64]) {
-        by_column.iter_mut().for_each(|v| *v = 0.0);
-        for (&c, &v) in basis.iter().zip(values) {
-            if c < n {
-                by_column[c] = v;
+        for &i in self.inverse.kept_rows() {
+            let row = self.inverse.row(i);
+            let mut sum = 0.0;
+            for &(q, a) in stored.iter() {
+                sum += row[q] * a;
+            }
+            out[i] = sum;
+        }
+        // A basic slack's row of `B⁻¹` is `A_jS` times the structurals' rows: so is its entry.
+        for (i, &c) in self.basis.iter().enumerate() {
+            if c >= n && !self.inverse.kept(i) {
+                let terms = self.basic_terms.row(c - n);
+                out[i] += terms.iter().map(|t| t.coef * out[t.basis_row as usize]).sum::<f64>();
             }
         }
     }
@@ -285,8 +300,8 @@ impl Lp {
     /// slack).
     fn derive_row(&mut self, i: usize) {
         let c = self.basis[i];
-        let slack_row = (c >= self.n).then(|| &self.rows[c - self.n][..]);
-        self.inverse.derive_row(i, slack_row, &self.row_of, &mut self.derived);
+        let slack_row = (c >= self.n).then(|| self.basic_terms.row(c - self.n));
+        self.inverse.derive_row(i, slack_row, &mut self.derived);
     }
 
     /// Row `r` of the tableau, row `r` of `B⁻¹` times `[A | -I]`, into `pivot_row` (and the
@@ -320,10 +335,18 @@ impl Lp {
             // A singular basis (rounding gone wrong): start again from the slack basis.
             self.basis = (n..w).collect();
             self.row_of = (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect();
+            self.nonbasic = (0..n).collect();
+            self.nonbasic_at = (0..w).map(|c| if c < n { c } else { usize::MAX }).collect();
             for c in 0..n {
                 self.at_upper[c] = self.cost[c] < 0.0;
             }
             return self.refactor();
+        }
+        if !self.inverse.keeps_all() {
+            self.basic_terms.rebuild(&self.basis, n, &self.rows);
+        }
+        for (bounds, &c) in self.basic_bounds.iter_mut().zip(&self.basis) {
+            *bounds = (self.lower[c], self.upper[c]);
         }
         // Row multipliers y = c_B B⁻¹ (slacks cost nothing, so only the stored parts of the
         // structurals' rows count), reduced costs d = c - y [A | -I].
@@ -397,12 +420,11 @@ impl Lp {
     fn leaving_row(&self) -> Option<usize> {
         let mut leave = None;
         let mut worst = 0.0;
-        for i in 0..self.m {
-            let c = self.basis[i];
-            let v = self.beta[i];
-            let viol = if v < self.lower[c] { self.lower[c] - v } else { v - self.upper[c] };
-            if viol > PRIMAL_TOL && viol * viol > worst * self.norms[i] {
-                worst = viol * viol / self.norms[i];
+        for (i, ((&v, &(lower, upper)), &norm)) in self.beta.iter().zip(&self.basic_bounds).zip(&self.norms).enumerate()
+        {
+            let viol = (lower - v).max(v - upper);
+            if viol > PRIMAL_TOL && viol * viol > worst * norm {
+                worst = viol * viol / norm;
                 leave = Some(i);
             }
         }
@@ -415,11 +437,11 @@ impl Lp {
     fn entering_column(&mut self, to_lower: bool) -> Option<usize> {
         self.eligible.clear();
         let mut bound = f64::INFINITY;
-        for c in 0..self.width() {
-            if self.row_of[c] != usize::MAX || self.lower[c] == self.upper[c] {
+        for &c in &self.nonbasic {
+            let alpha = self.pivot_row[c];
+            if alpha.abs() <= PIVOT_TOL || self.lower[c] == self.upper[c] {
                 continue;
             }
-            let alpha = self.pivot_row[c];
             let up = self.at_upper[c];
             // The column must move the leaving value toward its bound.
             let ok = if to_lower {
@@ -432,10 +454,11 @@ impl Lp {
                 self.eligible.push((c, alpha.abs()));
             }
         }
-        let mut enter = None;
+        // The largest pivot; of equal ones, the first column.
+        let mut enter: Option<usize> = None;
         let mut best = 0.0;
         for &(c, alpha) in &self.eligible {
-            if self.d[c].abs() / alpha <= bound && alpha > best {
+            if self.d[c].abs() / alpha <= bound && (alpha > best || (alpha == best && enter.is_some_and(|e| c < e))) {
                 best = alpha;
                 enter = Some(c);
             }
@@ -456,18 +479,21 @@ impl Lp {
         let mut iterations = 0usize;
         let mut pivots = 0usize;
         self.infeasible_row = None;
+        // The objective follows the pivots (each adds its step times the entering reduced
+        // cost), and is computed again after a rebuild and for the answer.
+        let mut objective = self.objective();
         loop {
             if pivots >= max_pivots {
                 return LpStatus::Optimal(self.objective());
             }
             if self.since_refactor >= REFACTOR_EVERY {
                 self.refactor();
+                objective = self.objective();
             }
-            let objective = self.objective();
             if objective > cutoff {
                 return LpStatus::Cutoff(objective);
             }
-            let Some(r) = self.leaving_row() else { return LpStatus::Optimal(objective) };
+            let Some(r) = self.leaving_row() else { return LpStatus::Optimal(self.objective()) };
             let leaving = self.basis[r];
             let to_lower = self.beta[r] < self.lower[leaving];
             self.compute_row(r);
@@ -482,30 +508,33 @@ impl Lp {
                 if self.since_refactor == 0 {
                     // Fresh and still inconsistent: stop here. The caller's bound comes from
                     // the multipliers, recomputed exactly, so it stays valid, only weaker.
-                    return LpStatus::Optimal(objective);
+                    return LpStatus::Optimal(self.objective());
                 }
                 self.refactor();
+                objective = self.objective();
                 continue;
             }
             let target = if to_lower { self.lower[leaving] } else { self.upper[leaving] };
-            self.pivot(r, q, target, to_lower);
+            objective += self.pivot(r, q, target, to_lower);
             iterations += 1;
             pivots += 1;
             if iterations > 50 * (self.m + self.n) + 1000 {
                 // Cycling or rounding trouble: rebuild and go on from a fresh inverse.
                 self.refactor();
+                objective = self.objective();
                 iterations = 0;
             }
         }
     }
 
     /// Column `q` enters in row `r` (its tableau row and column computed); the leaving
-    /// variable becomes nonbasic at `target`.
-    fn pivot(&mut self, r: usize, q: usize, target: f64, to_lower: bool) {
+    /// variable becomes nonbasic at `target`. Returns the change of the objective.
+    fn pivot(&mut self, r: usize, q: usize, target: f64, to_lower: bool) -> f64 {
         let (m, n) = (self.m, self.n);
         let leaving = self.basis[r];
         let alpha = self.pivot_column[r];
         let delta = (self.beta[r] - target) / alpha;
+        let gain = delta * self.d[q];
         let entering_value = self.nonbasic_value(q) + delta;
         for (beta, &t) in self.beta.iter_mut().zip(&self.pivot_column) {
             *beta -= t * delta;
@@ -535,16 +564,14 @@ impl Lp {
         // Row r holds a slack only when it is leaving: then no slack row names it. With every
         // row kept there is no derived row to update.
         let derived_rows = if self.inverse.keeps_all() { 0 } else { m };
-        if derived_rows > 0 {
-            Self::by_structural(&self.basis, n, &self.dots, &mut self.by_column);
-        }
         for i in 0..derived_rows {
             let c = self.basis[i];
             let t = self.pivot_column[i];
             if i == r || c < n || t == 0.0 || self.inverse.kept(i) {
                 continue;
             }
-            let product: f64 = self.rows[c - n].iter().map(|&(s, a)| a * self.by_column[s]).sum();
+            let terms = self.basic_terms.row(c - n);
+            let product: f64 = terms.iter().map(|t| t.coef * self.dots[t.basis_row as usize]).sum();
             let g = t / alpha;
             self.norms[i] = (self.norms[i] - 2.0 * g * product + g * g * w_r).max(1.0);
         }
@@ -559,9 +586,9 @@ impl Lp {
         // Reduced costs: d -= (d_q / α) · (row r of the tableau).
         let f = self.d[q] * inv;
         if f != 0.0 {
-            for c in 0..self.n + m {
+            for &c in &self.nonbasic {
                 let t = self.pivot_row[c];
-                if t != 0.0 && self.row_of[c] == usize::MAX {
+                if t != 0.0 {
                     self.d[c] -= f * t;
                 }
             }
@@ -571,9 +598,23 @@ impl Lp {
         self.basis[r] = q;
         self.row_of[q] = r;
         self.row_of[leaving] = usize::MAX;
+        self.basic_bounds[r] = (self.lower[q], self.upper[q]);
+        if !self.inverse.keeps_all() {
+            if leaving < n {
+                self.basic_terms.leave(leaving);
+            }
+            if q < n {
+                self.basic_terms.enter(q, r, &self.rows);
+            }
+        }
+        let at = self.nonbasic_at[q];
+        self.nonbasic[at] = leaving;
+        self.nonbasic_at[leaving] = at;
+        self.nonbasic_at[q] = usize::MAX;
         self.at_upper[leaving] = !to_lower;
         self.since_refactor += 1;
         self.pivots += 1;
+        gain
     }
 
     /// Takes the bounds, basis and inverse of `other`, a copy of this program (same rows),
@@ -584,9 +625,13 @@ impl Lp {
         self.upper.copy_from_slice(&other.upper);
         self.inverse.copy_from(&other.inverse);
         self.beta.copy_from_slice(&other.beta);
+        self.basic_bounds.copy_from_slice(&other.basic_bounds);
         self.d.copy_from_slice(&other.d);
         self.basis.copy_from_slice(&other.basis);
         self.row_of.copy_from_slice(&other.row_of);
+        self.nonbasic.copy_from_slice(&other.nonbasic);
+        self.basic_terms.copy_from(&other.basic_terms);
+        self.nonbasic_at.copy_from_slice(&other.nonbasic_at);
         self.at_upper.copy_from_slice(&other.at_upper);
         self.norms.copy_from_slice(&other.norms);
         self.since_refactor = other.since_refactor;
@@ -612,9 +657,9 @@ impl Lp {
     fn inverse_row(&self, r: usize) -> Vec<f64> {
         let mut row = vec![0.0; self.m];
         let c = self.basis[r];
-        let slack_row = (c >= self.n).then(|| &self.rows[c - self.n][..]);
+        let slack_row = (c >= self.n).then(|| self.basic_terms.row(c - self.n));
         let mut stored = Vec::new();
-        self.inverse.derive_row(r, slack_row, &self.row_of, &mut stored);
+        self.inverse.derive_row(r, slack_row, &mut stored);
         for (&j, &f) in self.inverse.tight().iter().zip(&stored) {
             row[j] = f;
         }
