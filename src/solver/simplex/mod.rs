@@ -182,11 +182,11 @@ impl Lp {
             beta: vec![0.0; m],
             basic_bounds: vec![(0.0, 0.0); m],
             d: vec![0.0; w],
-            basis: (n..w).collect(),
-            row_of: (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect(),
+            basis: Vec::new(),
+            row_of: Vec::new(),
             at_upper: vec![false; w],
-            nonbasic: (0..n).collect(),
-            nonbasic_at: (0..w).map(|c| if c < n { c } else { usize::MAX }).collect(),
+            nonbasic: Vec::new(),
+            nonbasic_at: Vec::new(),
             norms: vec![1.0; m],
             pivot_row: vec![0.0; w],
             pivot_column: vec![0.0; m],
@@ -199,8 +199,18 @@ impl Lp {
             infeasible_row: None,
             pivots: 0,
         };
+        lp.set_slack_basis();
         lp.refactor();
         lp
+    }
+
+    /// Every slack basic, every structural nonbasic: the basis of a program just built.
+    fn set_slack_basis(&mut self) {
+        let (n, w) = (self.n, self.width());
+        self.basis = (n..w).collect();
+        self.row_of = (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect();
+        self.nonbasic = (0..n).collect();
+        self.nonbasic_at = (0..w).map(|c| if c < n { c } else { usize::MAX }).collect();
     }
 
     /// Structural variables.
@@ -333,10 +343,7 @@ impl Lp {
         self.since_refactor = 0;
         if !self.inverse.rebuild(&self.basis, n, &self.rows, &self.columns) {
             // A singular basis (rounding gone wrong): start again from the slack basis.
-            self.basis = (n..w).collect();
-            self.row_of = (0..w).map(|c| if c >= n { c - n } else { usize::MAX }).collect();
-            self.nonbasic = (0..n).collect();
-            self.nonbasic_at = (0..w).map(|c| if c < n { c } else { usize::MAX }).collect();
+            self.set_slack_basis();
             for c in 0..n {
                 self.at_upper[c] = self.cost[c] < 0.0;
             }
