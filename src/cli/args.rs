@@ -277,6 +277,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_strong_branching: bool,
 
+    /// Placements, branch and bound: in the first levels below each cube's root, trust
+    /// reliable pseudocosts instead of measuring every candidate (for measuring).
+    #[arg(long, global = true)]
+    pub no_strong_at_top: bool,
+
     /// Placements, branch and bound: never start a long search again from its tree's open
     /// nodes at a shallow depth (for measuring).
     #[arg(long, global = true)]

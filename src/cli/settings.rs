@@ -161,6 +161,7 @@ impl SolveSettings {
                 row_branching: !options.no_row_branching,
                 cuts: !options.no_cuts,
                 strong_branching: !options.no_strong_branching,
+                strong_at_top: !options.no_strong_at_top,
                 cubes: !options.no_cubes,
                 certify: options.certify.is_some(),
             },

@@ -173,7 +173,7 @@ pub(super) fn open_nodes(
         }
         let mut merged = Merged::new(1, started, prepared.symmetries.len(), prepared.cuts);
         // The pool counts a kept node as searched: its bounds prove nothing here.
-        run_tree(puzzle, prepared, &pool, Some(&at), &mut merged, &mut |event| {
+        run_tree(puzzle, prepared, &pool, (Some(&at), None), &mut merged, &mut |event| {
             if !matches!(event, Event::Bound(_) | Event::Infeasible(_)) {
                 emit(event);
             }
@@ -219,7 +219,7 @@ pub fn solve_cube(
         pool.improve(cost, || Ok(()))?;
     }
     let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
-    run_tree(puzzle, &prepared, &pool, None, &mut merged, &mut |event| {
+    run_tree(puzzle, &prepared, &pool, (None, Some(super::strong::TOP_AFTER)), &mut merged, &mut |event| {
         if !matches!(event, Event::Bound(_) | Event::Infeasible(_)) {
             emit(event);
         }

@@ -22,6 +22,10 @@ pub struct Ingredients {
     /// Reliability branching among the fractional variables ([`strong`](super::strong);
     /// otherwise the most fractional one).
     pub strong_branching: bool,
+    /// In a tree known to be large (a cube of a split, or a search started again from its
+    /// open nodes), strong branching on every candidate in the first levels below each cube,
+    /// whatever the pseudocosts say ([`strong::TOP_LEVELS`](super::strong::TOP_LEVELS)).
+    pub strong_at_top: bool,
     /// A search that branches on variables and runs long starts again from its tree's open
     /// nodes at a shallow depth ([`cubes::open_nodes`](super::cubes::open_nodes)), searched
     /// best bound first.
@@ -40,6 +44,7 @@ impl Default for Ingredients {
             row_branching: true,
             cuts: true,
             strong_branching: true,
+            strong_at_top: true,
             cubes: true,
             certify: false,
         }

@@ -73,16 +73,15 @@ pub(super) fn solve(
     threads: usize,
     emit: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
-    search(puzzle, ingredients, threads, (false, RESTART_NODES), emit)
+    search(puzzle, ingredients, threads, Pace::DEFAULT, emit)
 }
 
-/// [`solve`], with threads that give subtrees away at every node if `eager`, and a search
-/// that starts again from the open nodes after `restart_nodes`.
+/// [`solve`] at the given pace.
 fn search(
     puzzle: &PlacementPuzzle,
     ingredients: Ingredients,
     threads: usize,
-    (eager, restart_nodes): (bool, u64),
+    pace: Pace,
     emit: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
     let started = Instant::now();
@@ -97,15 +96,15 @@ fn search(
         emit(Event::Search(merged.total()));
     }
     let root = vec![Task { bound: prepared.root_bound, ..Task::default() }];
-    let mut pool = Pool::with_tasks(threads, root, problem.step, problem.maximise, eager);
+    let mut pool = Pool::with_tasks(threads, root, problem.step, problem.maximise, pace.eager);
     // Trees that branch on covering rows (queens, rooks) measured no better for the split.
     if prepared.ingredients.cubes && !prepared.ingredients.row_branching {
-        pool = pool.with_budget(restart_nodes);
+        pool = pool.with_budget(pace.restart_nodes);
     }
     if let Some(cost) = best {
         pool.improve(cost, || Ok(()))?;
     }
-    run_tree(puzzle, &prepared, &pool, None, &mut merged, emit)?;
+    run_tree(puzzle, &prepared, &pool, (None, None), &mut merged, emit)?;
     if !pool.over_budget() {
         if pool.best().is_none() {
             emit(Event::Infeasible("no placement satisfies the rules".to_string()));
@@ -125,11 +124,11 @@ fn search(
         emit(Event::Search(merged.total()));
         return Ok(());
     }
-    let pool = Pool::with_tasks(threads, open.tasks, problem.step, problem.maximise, eager);
+    let pool = Pool::with_tasks(threads, open.tasks, problem.step, problem.maximise, pace.eager);
     if let Some(cost) = open.best {
         pool.improve(cost, || Ok(()))?;
     }
-    run_tree(puzzle, &prepared, &pool, None, &mut merged, emit)?;
+    run_tree(puzzle, &prepared, &pool, (None, Some(pace.top_after)), &mut merged, emit)?;
     if pool.best().is_none() {
         emit(Event::Infeasible("no placement satisfies the rules".to_string()));
     }
@@ -307,12 +306,15 @@ fn prepare(
 }
 
 /// Searches the tasks of `pool` on its threads (one per open bound of the pool), passing on
-/// their events; with `split`, nodes at its depth are kept as cubes instead of searched.
+/// their events; with `split`, nodes at its depth are kept as cubes instead of searched. With
+/// `top_after`, the tasks are cubes of a tree known to be large (split, or started again from
+/// its open nodes), and once a cube has searched that many nodes, the first levels below it
+/// measure every candidate ([`strong::TOP`]).
 fn run_tree(
     puzzle: &PlacementPuzzle,
     prepared: &Prepared,
     pool: &Pool,
-    split: Option<&SplitAt>,
+    (split, top_after): (Option<&SplitAt>, Option<u64>),
     merged: &mut Merged,
     emit: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
@@ -326,6 +328,7 @@ fn run_tree(
         pool,
         pseudocosts: &pseudocosts,
         split,
+        top_after: top_after.filter(|_| prepared.ingredients.strong_at_top),
         log: prepared.log.as_ref(),
     };
     let (sender, receiver) = mpsc::channel();
@@ -382,6 +385,21 @@ const CUBES: usize = 256;
 /// that branch on covering rows do not start again: queen domination 14x14 took 11.0 s with
 /// the restart against 5.7 s without.
 const RESTART_NODES: u64 = 30_000;
+
+/// How a search paces its work (the tests quicken it).
+#[derive(Clone, Copy, Debug)]
+struct Pace {
+    /// Threads give subtrees away at every node, not only to an idle thread.
+    eager: bool,
+    /// Nodes after which a search that branches on variables starts again from its open nodes.
+    restart_nodes: u64,
+    /// Nodes a cube searches before its top levels measure every candidate.
+    top_after: u64,
+}
+
+impl Pace {
+    const DEFAULT: Pace = Pace { eager: false, restart_nodes: RESTART_NODES, top_after: strong::TOP_AFTER };
+}
 
 /// Clears its flag when dropped.
 struct ClearOnDrop<'a>(&'a AtomicBool);
@@ -507,7 +525,7 @@ mod tests {
     use knights_sat_encodings::geometry::{Board, PawnDirection};
     use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 
-    use super::{search, Ingredients, RESTART_NODES};
+    use super::{search, Ingredients, Pace};
     use crate::driver::Event;
 
     /// The value and the last proven bound of an eager search of domination of a `n`x`n`
@@ -515,7 +533,7 @@ mod tests {
     fn eager(n: usize, letter: &str, threads: usize) -> (Option<usize>, Option<usize>, u64) {
         // Without cuts and strong branching, so that every board here has a tree to hand over.
         let ingredients = Ingredients { cuts: false, strong_branching: false, ..Ingredients::default() };
-        run(n, letter, ingredients, threads, (true, RESTART_NODES))
+        run(n, letter, ingredients, threads, Pace { eager: true, ..Pace::DEFAULT })
     }
 
     /// The value, the last proven bound and the subtrees handed over of a search of
@@ -525,7 +543,7 @@ mod tests {
         letter: &str,
         ingredients: Ingredients,
         threads: usize,
-        (eager, restart): (bool, u64),
+        pace: Pace,
     ) -> (Option<usize>, Option<usize>, u64) {
         let puzzle = PlacementPuzzle::new(
             None,
@@ -538,7 +556,7 @@ mod tests {
         )
         .unwrap();
         let (mut best, mut bound, mut shared) = (None, None, 0);
-        search(&puzzle, ingredients, threads, (eager, restart), &mut |event| match event {
+        search(&puzzle, ingredients, threads, pace, &mut |event| match event {
             Event::Solution { value, .. } => best = Some(value),
             Event::Bound(value) => bound = Some(value),
             Event::Search(stats) => shared = stats.subtrees_shared,
@@ -576,13 +594,14 @@ mod tests {
             ("row branching", Ingredients { row_branching: false, ..all }),
             ("cuts", Ingredients { cuts: false, ..all }),
             ("strong branching", Ingredients { strong_branching: false, ..all }),
+            ("strong branching at the top", Ingredients { strong_at_top: false, ..all }),
             ("cubes", Ingredients { cubes: false, ..all }),
             ("local search and symmetry", Ingredients { local_search: false, symmetry: false, ..all }),
         ];
         for (name, ingredients) in without {
             for threads in [1, 2] {
                 for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (10, "Q", 5), (11, "Q", 5)] {
-                    let (best, bound, _) = run(n, letter, ingredients, threads, (false, RESTART_NODES));
+                    let (best, bound, _) = run(n, letter, ingredients, threads, Pace::DEFAULT);
                     let context = format!("{letter} {n}x{n} without {name} on {threads} threads");
                     assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
                 }
@@ -599,11 +618,32 @@ mod tests {
         for ingredients in [all, Ingredients { local_search: false, ..all }] {
             for threads in [1, 2] {
                 for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (12, "N", 24), (8, "K", 9)] {
-                    let (best, bound, _) = run(n, letter, ingredients, threads, (false, 10));
+                    let (best, bound, _) = run(n, letter, ingredients, threads, QUICK_RESTART);
                     let context = format!("{letter} {n}x{n} on {threads} threads, {ingredients:?}");
                     assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
                 }
             }
         }
     }
+
+    /// Started again after a few nodes, with cubes that measure every candidate at their top
+    /// from their first node (their strong branching fixes variables and prunes nodes): the
+    /// published optima still, with and without the local search, on one thread and on two.
+    #[test]
+    fn cubes_that_measure_every_candidate_at_their_top_keep_the_optimum() {
+        let pace = Pace { top_after: 0, ..QUICK_RESTART };
+        let all = Ingredients::default();
+        for ingredients in [all, Ingredients { local_search: false, ..all }] {
+            for threads in [1, 2] {
+                for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (12, "N", 24), (8, "K", 9)] {
+                    let (best, bound, _) = run(n, letter, ingredients, threads, pace);
+                    let context = format!("{letter} {n}x{n} on {threads} threads, {ingredients:?}");
+                    assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
+                }
+            }
+        }
+    }
+
+    /// A search that starts again from its open nodes after 10 nodes.
+    const QUICK_RESTART: Pace = Pace { restart_nodes: 10, ..Pace::DEFAULT };
 }

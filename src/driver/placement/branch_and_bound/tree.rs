@@ -34,6 +34,9 @@ pub(super) struct Context<'a> {
     pub pseudocosts: &'a Pseudocosts,
     /// Splitting the tree into cubes instead of searching it.
     pub split: Option<&'a SplitAt>,
+    /// The tasks are cubes of a tree known to be large: once a cube has searched this many
+    /// nodes, the first levels below it measure every candidate ([`strong::TOP`]).
+    pub top_after: Option<u64>,
     /// Where a certified search records its bounds.
     pub log: Option<&'a ProofLog>,
 }
@@ -98,6 +101,8 @@ pub(super) struct Worker<'a> {
     task_bound: f64,
     published: f64,
     stats: SearchStats,
+    /// The nodes searched before the task in progress.
+    task_nodes: u64,
     last_report: Instant,
     events: Sender<Message>,
 }
@@ -123,6 +128,7 @@ impl<'a> Worker<'a> {
             task_bound: f64::NEG_INFINITY,
             published: f64::NEG_INFINITY,
             stats: SearchStats { symmetries: cx.symmetries.len(), ..SearchStats::default() },
+            task_nodes: 0,
             last_report: Instant::now(),
             events,
         }
@@ -148,6 +154,7 @@ impl<'a> Worker<'a> {
     /// Searches one subtree: replays its decisions, then the tree below.
     fn search(&mut self, task: Task) -> Result<(), Error> {
         self.task_bound = task.bound;
+        self.task_nodes = self.stats.nodes;
         self.published = task.bound;
         // The task's bound counts from now (the root's is the first proven bound).
         self.cx.pool.publish(self.me, task.bound, &self.events);
@@ -447,12 +454,15 @@ impl<'a> Worker<'a> {
         let problem = &self.problem;
         let (log, path) = (self.cx.log, &self.path);
         let symmetries = self.cx.symmetries;
+        let searched = self.stats.nodes - self.task_nodes;
+        let top = self.frames.len() < strong::TOP_LEVELS && self.cx.top_after.is_some_and(|after| searched >= after);
+        let effort = if top { strong::TOP } else { strong::BELOW };
         let choice = strong::choose(
             &self.lp,
             &mut self.probe,
             &fractional,
             (bound, cutoff),
-            self.cx.pseudocosts,
+            (self.cx.pseudocosts, effort),
             |j| subgroup.iter().any(|&g| symmetries.perms()[g][j] == j),
             |y, j, one| proof_log::probe_bound(log, path, problem, (y, j, one), cutoff),
         );
