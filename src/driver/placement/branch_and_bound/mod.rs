@@ -614,25 +614,19 @@ mod tests {
     /// it, the first search's placement is often not the optimum), on one thread and on two.
     #[test]
     fn a_search_started_again_from_its_open_nodes_keeps_the_optimum() {
-        let all = Ingredients { strong_branching: false, ..Ingredients::default() };
-        for ingredients in [all, Ingredients { local_search: false, ..all }] {
-            for threads in [1, 2] {
-                for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (12, "N", 24), (8, "K", 9)] {
-                    let (best, bound, _) = run(n, letter, ingredients, threads, QUICK_RESTART);
-                    let context = format!("{letter} {n}x{n} on {threads} threads, {ingredients:?}");
-                    assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
-                }
-            }
-        }
+        restarts_keep_the_optimum(Ingredients { strong_branching: false, ..Ingredients::default() }, QUICK_RESTART);
     }
 
-    /// Started again after a few nodes, with cubes that measure every candidate at their top
-    /// from their first node (their strong branching fixes variables and prunes nodes): the
-    /// published optima still, with and without the local search, on one thread and on two.
+    /// The same with cubes that measure every candidate at their top from their first node
+    /// (their strong branching fixes variables and prunes nodes).
     #[test]
     fn cubes_that_measure_every_candidate_at_their_top_keep_the_optimum() {
-        let pace = Pace { top_after: 0, ..QUICK_RESTART };
-        let all = Ingredients::default();
+        restarts_keep_the_optimum(Ingredients::default(), Pace { top_after: 0, ..QUICK_RESTART });
+    }
+
+    /// Searches at `pace` with `all` and without the local search, on one thread and on two,
+    /// prove the published optima.
+    fn restarts_keep_the_optimum(all: Ingredients, pace: Pace) {
         for ingredients in [all, Ingredients { local_search: false, ..all }] {
             for threads in [1, 2] {
                 for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (12, "N", 24), (8, "K", 9)] {
