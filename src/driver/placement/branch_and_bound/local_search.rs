@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 
 use super::problem::Problem;
 
+/// The seed of the search's first local search.
+pub(super) const FIRST_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// The target of a local search that knows no bound (yet): no cost reaches it.
 pub(super) const NO_TARGET: i64 = i64::MIN;
 
@@ -35,13 +38,14 @@ struct State<'a> {
     rng: u64,
 }
 
-/// The best assignment found within `time`, or for as long as `more` is set, if any satisfies
-/// every row. The search stops early at cost `target` (a proven bound: nothing cheaper
-/// exists; [`NO_TARGET`] until one is known, as another thread may set it meanwhile), and,
-/// once `more` is clear, when a quarter of its time has passed since its last improvement.
+/// The best assignment found within `time` (its random choices drawn from `seed`), or for as
+/// long as `more` is set, if any satisfies every row. The search stops early at cost `target`
+/// (a proven bound: nothing cheaper exists; [`NO_TARGET`] until one is known, as another
+/// thread may set it meanwhile), and, once `more` is clear, when a quarter of its time has
+/// passed since its last improvement.
 pub(super) fn improve(
     problem: &Problem,
-    time: Duration,
+    (time, seed): (Duration, u64),
     target: &AtomicI64,
     more: &AtomicBool,
     on_better: &mut dyn FnMut(&[bool]),
@@ -58,7 +62,8 @@ pub(super) fn improve(
         flipped_at: vec![0; n],
         step: TABU + 1,
         cost: 0,
-        rng: 0x9e37_79b9_7f4a_7c15,
+        // The generator (a xorshift) must not start at zero.
+        rng: seed.max(1),
     };
     for r in 0..m {
         state.refresh(r);

@@ -116,7 +116,7 @@ fn search(
     }
     // Past the budget: the search starts again from the tree's open nodes at a shallow depth,
     // best bound first; what it found and proved so far stands.
-    let open = cubes::open_nodes(puzzle, &prepared, pool.best(), CUBES, started, emit)?;
+    let open = cubes::open_nodes(puzzle, &prepared, (pool.best(), threads), CUBES, started, emit)?;
     merged.restart(open.stats.nodes);
     merged.incumbent = open.best.map(|cost| pool::value_of(cost, problem.maximise));
     if open.tasks.is_empty() {
@@ -248,7 +248,10 @@ fn prepare(
         }
     };
     let mut local = |problem: &Problem| {
-        ingredients.local_search.then(|| local_search::improve(problem, time, &target, &cutting, &mut report)).flatten()
+        ingredients
+            .local_search
+            .then(|| local_search::improve(problem, (time, local_search::FIRST_SEED), &target, &cutting, &mut report))
+            .flatten()
     };
     let strengthen = |mut problem: Problem| {
         let separation = match given {
