@@ -9,7 +9,7 @@
 //! reduced costs, proved against that placement, stay valid. Once every cube is searched, the
 //! best placement found by the split or by any cube is optimal.
 
-use std::sync::atomic::{AtomicBool, AtomicI64};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -202,9 +202,9 @@ pub(super) fn open_nodes(
 /// Tries the local search again for a tree known to be large, where a better placement
 /// prunes many nodes: one try per thread, each with its own seed and [`LONGER`] times the
 /// first search's time. Knight domination 19x19 (optimum 57): the first search, a quarter of
-/// its time without improvement after 58, stops there; tries from four other seeds, given
-/// time, reached 57 after 36 to 290 ms. Reports a placement better than `best`, and returns
-/// the best cost.
+/// its time without improvement after 58, may stop there; given more time, the search reached
+/// 57 after 36 to 290 ms from each of four seeds. Reports a placement better than `best`, and
+/// returns the best cost.
 fn search_longer(
     puzzle: &PlacementPuzzle,
     prepared: &Prepared,
@@ -217,7 +217,7 @@ fn search_longer(
     }
     let time = Duration::from_millis(super::local_search_ms(problem.n())) * LONGER;
     let target = AtomicI64::new(round_up((prepared.root_bound - 1e-6).ceil() as i64, problem.step));
-    if best.is_some_and(|cost| cost <= target.load(std::sync::atomic::Ordering::Relaxed)) {
+    if best.is_some_and(|cost| cost <= target.load(Ordering::Relaxed)) {
         return Ok(best);
     }
     let no_more = AtomicBool::new(false);
