@@ -43,3 +43,10 @@ pub enum Error {
     #[error("internal error: the search panicked: {0}")]
     Panicked(String),
 }
+
+impl From<encodings::check::PlacementViolation> for Error {
+    /// A placement the rules checker rejected: [`Error::CheckerRejected`].
+    fn from(violation: encodings::check::PlacementViolation) -> Error {
+        Error::CheckerRejected(violation.to_string())
+    }
+}

@@ -316,7 +316,7 @@ impl<W: Write> CoreOracle for Oracle<'_, W> {
         let values: Vec<bool> =
             (0..self.model.model.variables.len()).map(|i| self.solver.value(derive::var(i).pos_lit())).collect();
         let placement = self.model.placement(&values);
-        let value = check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+        let value = check_placement(self.puzzle, &placement)?;
         let cost = if self.minimise { value } else { self.total.saturating_sub(value) };
         if self.best.as_ref().is_none_or(|b| cost < b.cost) {
             let opb_value: i64 = self.objective.iter().filter(|t| values[t.1]).map(|t| t.0).sum();

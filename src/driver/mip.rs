@@ -112,7 +112,7 @@ fn placement(puzzle: &PlacementPuzzle, emit: &mut dyn FnMut(Event)) -> Result<()
     match ask_highs(&modelled.model, 0, Query::Optimise, emit)? {
         Some(values) => {
             let placement = modelled.placement(&values);
-            let value = check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+            let value = check_placement(puzzle, &placement)?;
             emit(Event::Solution { value, solution: Solution::Placement(placement) });
             emit(Event::Bound(value));
         }

@@ -120,7 +120,7 @@ impl<'a> Session<'a> {
     pub fn record_solution(&mut self) -> Result<usize, Error> {
         let solver = &self.solver;
         let placement = self.encoding.decode(|lit| solver.value(lit));
-        let value = check_placement(self.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+        let value = check_placement(self.puzzle, &placement)?;
         let (placement, value) = fill(self.puzzle, &placement, value).unwrap_or((placement, value));
         (self.emit)(Event::Solution { value, solution: Solution::Placement(placement) });
         Ok(if self.minimise { value } else { self.total - value })

@@ -18,7 +18,7 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use serde::{Deserialize, Serialize};
 
 use super::local_search;
-use super::pool::{round_up, Pool, Task};
+use super::pool::{round_up_bound, Pool, Task};
 use super::tree::SplitAt;
 use super::tree_proof::{Decision, TreeProof};
 use super::{prepare, run_tree, Ingredients, Merged, Prepared};
@@ -216,13 +216,13 @@ fn search_longer(
         return Ok(best);
     }
     let time = Duration::from_millis(super::local_search_ms(problem.n())) * LONGER;
-    let target = AtomicI64::new(round_up((prepared.root_bound - 1e-6).ceil() as i64, problem.step));
+    let target = AtomicI64::new(round_up_bound(prepared.root_bound, problem.step));
     if best.is_some_and(|cost| cost <= target.load(Ordering::Relaxed)) {
         return Ok(best);
     }
     let no_more = AtomicBool::new(false);
     let tries: Vec<Option<Vec<bool>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..=threads.max(1) as u64)
+        let handles: Vec<_> = (1..=threads as u64)
             .map(|k| {
                 let seed = local_search::FIRST_SEED.wrapping_add(k.wrapping_mul(0xbf58_476d_1ce4_e5b9));
                 let (target, no_more) = (&target, &no_more);
@@ -235,13 +235,14 @@ fn search_longer(
         .into_iter()
         .flatten()
         .filter(|values| problem.satisfies(values))
-        .min_by_key(|values| problem.cost_of(values));
+        .map(|values| (problem.cost_of(&values), values))
+        .min_by_key(|found| found.0);
     match found {
-        Some(values) if best.is_none_or(|cost| problem.cost_of(&values) < cost) => {
+        Some((cost, values)) if best.is_none_or(|best| cost < best) => {
             let placement = prepared.model.placement(&values);
-            let value = check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+            let value = check_placement(puzzle, &placement)?;
             emit(Event::Solution { value, solution: Solution::Placement(placement) });
-            Ok(Some(problem.cost_of(&values)))
+            Ok(Some(cost))
         }
         _ => Ok(best),
     }

@@ -49,7 +49,7 @@ pub use cubes::{solve_cube, split, Cube, Cut, Split};
 pub use ingredients::Ingredients;
 use ingredients::REPORT_EVERY;
 use orbits::Symmetries;
-use pool::{round_up, Message, Pool, Task};
+use pool::{round_up_bound, Message, Pool, Task};
 use problem::Problem;
 use proof_log::ProofLog;
 use tree::{Context, SplitAt, Worker};
@@ -223,7 +223,7 @@ fn prepare(
     let target = AtomicI64::new(local_search::NO_TARGET);
     let aim = |problem: &Problem| {
         if let Some(bound) = root(problem).1 {
-            target.store(round_up((bound - 1e-6).ceil() as i64, problem.step), Ordering::Relaxed);
+            target.store(round_up_bound(bound, problem.step), Ordering::Relaxed);
         }
     };
     let time = Duration::from_millis(local_search_ms(n));
@@ -244,7 +244,7 @@ fn prepare(
                 reported = Some(value);
                 emit(Event::Solution { value, solution: Solution::Placement(placement) });
             }
-            Err(why) => rejected = Some(Error::CheckerRejected(why.to_string())),
+            Err(why) => rejected = Some(why.into()),
         }
     };
     let mut local = |problem: &Problem| {
@@ -295,7 +295,7 @@ fn prepare(
     let found = match found.filter(|values| problem.satisfies(values)) {
         Some(values) => {
             let placement = model.placement(&values);
-            let value = check_placement(puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+            let value = check_placement(puzzle, &placement)?;
             if reported != Some(value) {
                 emit(Event::Solution { value, solution: Solution::Placement(placement) });
             }

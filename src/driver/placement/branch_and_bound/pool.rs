@@ -265,6 +265,12 @@ pub(super) fn round_up(cost: i64, step: i64) -> i64 {
     cost.div_euclid(step) * step + if cost.rem_euclid(step) == 0 { 0 } else { step }
 }
 
+/// The least cost a placement can have under the proven (fractional) lower bound `bound`: the
+/// target of a local search.
+pub(super) fn round_up_bound(bound: f64, step: i64) -> i64 {
+    round_up((bound - 1e-6).ceil() as i64, step)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

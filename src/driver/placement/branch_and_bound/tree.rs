@@ -223,8 +223,7 @@ impl<'a> Worker<'a> {
         let events = &self.events;
         let improved = cx.pool.improve(cost, || {
             let placement = cx.model.placement(values);
-            let value =
-                check_placement(cx.puzzle, &placement).map_err(|why| Error::CheckerRejected(why.to_string()))?;
+            let value = check_placement(cx.puzzle, &placement)?;
             let _ = events.send(Message::Event(Event::Solution { value, solution: Solution::Placement(placement) }));
             Ok(())
         })?;
