@@ -1,11 +1,12 @@
-//! The progress display on stderr: a spinner with the elapsed time and the horizon being tried.
+//! The progress display on stderr: a spinner with the elapsed time and the horizon being tried,
+//! or a branch and bound's nodes, bounds and open subtrees.
 //! It draws nothing when stderr is not a terminal or with `--quiet`.
 
 use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use knights_sat::driver::{Event, Query};
+use knights_sat::driver::{Event, Query, SearchStats};
 use knights_sat::solver::Answer;
 
 /// A live view of a running search.
@@ -76,6 +77,7 @@ impl Progress {
             Event::Trying { horizon, query: Query::Invariant } => {
                 self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
             }
+            Event::Search(search) => self.bar.set_message(search_message(search)),
             Event::Step(step) if step.query == Query::Goal && step.result == Answer::Unsat => {
                 self.refuted.set(Some(step.horizon));
             }
@@ -87,6 +89,19 @@ impl Progress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// A branch and bound's progress: nodes, the proven bound, the best placement and the
+/// subtrees still open.
+fn search_message(search: &SearchStats) -> String {
+    let or_dash = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
+    format!(
+        "branch and bound: {} nodes, bound {}, best {}, {} open",
+        search.nodes,
+        or_dash(search.bound),
+        or_dash(search.incumbent),
+        count(search.open_subtrees as usize, "subtree"),
+    )
 }
 
 fn moves(n: usize) -> String {

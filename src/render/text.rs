@@ -53,6 +53,7 @@ fn search_table(outcome: &Outcome) -> String {
         "orbit fixed",
         "bound",
         "best",
+        "open subtrees",
     ];
     if threaded {
         header.extend(["nodes per thread", "handed over"]);
@@ -71,6 +72,7 @@ fn search_table(outcome: &Outcome) -> String {
             s.orbit_fixings.to_string(),
             or_dash(s.bound),
             or_dash(s.incumbent),
+            s.open_subtrees.to_string(),
         ];
         if threaded {
             row.push(s.thread_nodes.iter().map(u64::to_string).collect::<Vec<_>>().join("/"));

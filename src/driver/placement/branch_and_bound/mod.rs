@@ -352,12 +352,14 @@ fn run_tree(
                     let solution = matches!(event, Event::Solution { .. });
                     emit(event);
                     if solution {
+                        merged.open_subtrees = pool.open_subtrees();
                         emit(Event::Search(merged.total()));
                     }
                 }
                 Message::Stats(me, stats) => {
                     merged.threads[me] = stats;
                     if merged.last_report.elapsed() >= REPORT_EVERY {
+                        merged.open_subtrees = pool.open_subtrees();
                         emit(Event::Search(merged.total()));
                     }
                 }
@@ -372,6 +374,7 @@ fn run_tree(
             .collect()
     });
     results.into_iter().collect::<Result<(), Error>>()?;
+    merged.open_subtrees = pool.open_subtrees();
     emit(Event::Search(merged.total()));
     Ok(())
 }
@@ -424,6 +427,8 @@ struct Merged {
     incumbent: Option<usize>,
     /// Nodes searched before the threads started (by the passes that split the tree).
     before: u64,
+    /// The pool's open subtrees when last asked.
+    open_subtrees: u64,
 }
 
 impl Merged {
@@ -437,6 +442,7 @@ impl Merged {
             bound: None,
             incumbent: None,
             before: 0,
+            open_subtrees: 0,
         }
     }
 
@@ -473,6 +479,7 @@ impl Merged {
             fixed_by_reduced_cost: sum(|s| s.fixed_by_reduced_cost),
             orbit_fixings: sum(|s| s.orbit_fixings),
             subtrees_shared: sum(|s| s.subtrees_shared),
+            open_subtrees: self.open_subtrees,
             strong_branchings: sum(|s| s.strong_branchings),
             fixed_by_strong_branching: sum(|s| s.fixed_by_strong_branching),
             thread_nodes: if self.threads.len() > 1 {
@@ -529,17 +536,17 @@ mod tests {
     use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 
     use super::{search, Ingredients, Pace};
-    use crate::driver::Event;
+    use crate::driver::{Event, SearchStats};
 
-    /// The value and the last proven bound of an eager search of domination of a `n`x`n`
-    /// board by `letter`.
-    fn eager(n: usize, letter: &str, threads: usize) -> (Option<usize>, Option<usize>, u64) {
+    /// The value, the last proven bound and the last progress report of an eager search of
+    /// domination of a `n`x`n` board by `letter`.
+    fn eager(n: usize, letter: &str, threads: usize) -> (Option<usize>, Option<usize>, SearchStats) {
         // Without cuts and strong branching, so that every board here has a tree to hand over.
         let ingredients = Ingredients { cuts: false, strong_branching: false, ..Ingredients::default() };
         run(n, letter, ingredients, threads, Pace { eager: true, ..Pace::DEFAULT })
     }
 
-    /// The value, the last proven bound and the subtrees handed over of a search of
+    /// The value, the last proven bound and the last progress report of a search of
     /// domination of a `n`x`n` board by `letter`.
     fn run(
         n: usize,
@@ -547,7 +554,7 @@ mod tests {
         ingredients: Ingredients,
         threads: usize,
         pace: Pace,
-    ) -> (Option<usize>, Option<usize>, u64) {
+    ) -> (Option<usize>, Option<usize>, SearchStats) {
         let puzzle = PlacementPuzzle::new(
             None,
             Board::new(n, n).unwrap(),
@@ -558,15 +565,15 @@ mod tests {
             Vec::new(),
         )
         .unwrap();
-        let (mut best, mut bound, mut shared) = (None, None, 0);
+        let (mut best, mut bound, mut last) = (None, None, SearchStats::default());
         search(&puzzle, ingredients, threads, pace, &mut |event| match event {
             Event::Solution { value, .. } => best = Some(value),
             Event::Bound(value) => bound = Some(value),
-            Event::Search(stats) => shared = stats.subtrees_shared,
+            Event::Search(stats) => last = stats,
             _ => {}
         })
         .unwrap();
-        (best, bound, shared)
+        (best, bound, last)
     }
 
     /// Subtrees handed over at every node still prove the published optima (OEIS A006075,
@@ -577,10 +584,11 @@ mod tests {
             for (n, letter, value) in
                 [(10, "N", 16), (11, "N", 21), (12, "N", 24), (10, "Q", 5), (11, "Q", 5), (12, "Q", 6)]
             {
-                let (best, bound, shared) = eager(n, letter, threads);
+                let (best, bound, last) = eager(n, letter, threads);
                 let context = format!("{letter} {n}x{n} on {threads} threads");
                 assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
-                assert!(shared > 0, "{context}: no subtree was handed over");
+                assert!(last.subtrees_shared > 0, "{context}: no subtree was handed over");
+                assert_eq!(last.open_subtrees, 0, "{context}: a finished search left subtrees open");
             }
         }
     }
@@ -633,9 +641,10 @@ mod tests {
         for ingredients in [all, Ingredients { local_search: false, ..all }] {
             for threads in [1, 2] {
                 for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (12, "N", 24), (8, "K", 9)] {
-                    let (best, bound, _) = run(n, letter, ingredients, threads, pace);
+                    let (best, bound, last) = run(n, letter, ingredients, threads, pace);
                     let context = format!("{letter} {n}x{n} on {threads} threads, {ingredients:?}");
                     assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
+                    assert_eq!(last.open_subtrees, 0, "{context}: a finished search left subtrees open");
                 }
             }
         }

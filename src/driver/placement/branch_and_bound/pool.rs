@@ -146,6 +146,13 @@ impl Pool {
         (best != i64::MAX).then_some(best)
     }
 
+    /// Subtrees not yet searched to the end: queued, or taken by a thread that has not
+    /// finished it.
+    pub fn open_subtrees(&self) -> u64 {
+        let queue = self.lock();
+        (queue.tasks.len() + queue.busy) as u64
+    }
+
     /// Whether a thread waits for work.
     pub fn hungry(&self) -> bool {
         self.eager || self.hungry.load(Ordering::Relaxed)
@@ -295,5 +302,25 @@ mod tests {
         assert_eq!(bounds(&events), Vec::<usize>::new());
         pool.publish(0, 7.5, &send);
         assert_eq!(bounds(&events), vec![9], "7.5 rounds up to the next multiple of the step");
+    }
+
+    #[test]
+    fn a_subtree_stays_open_until_its_thread_has_searched_it() {
+        let (send, _events) = channel();
+        let tasks = vec![Task { bound: 1.0, ..Task::default() }, Task { bound: 2.0, ..Task::default() }];
+        let pool = Pool::with_tasks(2, tasks, 1, false, false);
+        assert_eq!(pool.open_subtrees(), 2);
+        let first = pool.take(0).expect("a queued task");
+        assert_eq!(first.bound, 1.0, "the least bound first");
+        assert_eq!(pool.open_subtrees(), 2, "a task being searched is still open");
+        pool.give(Task { bound: 1.5, ..Task::default() });
+        assert_eq!(pool.open_subtrees(), 3);
+        pool.done(0, &send);
+        assert_eq!(pool.open_subtrees(), 2);
+        for _ in 0..2 {
+            pool.take(1).expect("a queued task");
+            pool.done(1, &send);
+        }
+        assert_eq!(pool.open_subtrees(), 0);
     }
 }
