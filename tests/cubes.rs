@@ -410,6 +410,18 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
         "{}",
         run.stderr
     );
+    // The cubes left bound the optimum by their least split bound, which cannot pass it.
+    let split: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cubes.json")).unwrap()).unwrap();
+    let least = split.as_array().unwrap()[3..]
+        .iter()
+        .map(|cube| cube["bound"].as_f64().expect("a cube with a relaxation bound"))
+        .fold(f64::INFINITY, f64::min);
+    let best = job["incumbent_value"].as_u64().expect("the split's placement") as usize;
+    let bound = ((least - 1e-6).ceil() as usize).min(best);
+    assert!(bound <= 32, "a bound past the published optimum");
+    let stated = format!("feasible: {best} pieces found; {} pieces proved impossible", bound - 1);
+    assert!(run.stdout.contains(&stated), "expected \"{stated}\" in {}", run.stdout);
     let run = knights_sat(&["merge", path, "--missing"]);
     assert_eq!(run.stdout.trim(), format!("3-{}", cubes - 1));
 

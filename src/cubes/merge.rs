@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::job::{read_text, CubeResult, Job, JobDir, JobError, OpenJob};
+use super::job::{read_text, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 use crate::certify::read_solution;
 use crate::driver::{Event, Knowledge, Outcome, Query, Solution, StepStats};
 use crate::encodings::puzzle::tour::TourObjective;
@@ -24,6 +24,10 @@ pub struct MergeReport {
     pub missing: Vec<usize>,
     /// The best solution found, its value, and the cube that found it (`None`: the split).
     pub best: Option<(usize, Solution, Option<usize>)>,
+    /// A placement job with cubes left: the bound their relaxations prove on the objective
+    /// (every placement better than the best found lies in a cube not yet searched, whose
+    /// split bound it cannot beat), if each of them has one.
+    pub open_bound: Option<usize>,
     /// Several knights for the fewest time steps: every cube asked the best route's steps, so
     /// its moves are the fewest in as many steps (each cube that found a route that short
     /// took the fewest moves it holds). A cube asks no horizon another cube has announced, so
@@ -46,7 +50,7 @@ impl MergeReport {
     }
 
     /// The answer as a search's outcome: optimal once complete, else the best solution found
-    /// with no bound beyond the trivial one.
+    /// with the bound of the cubes left ([`MergeReport::open_bound`]), if any.
     pub fn outcome(&self) -> Outcome {
         let minimise = self.puzzle.placement().is_none_or(|p| p.goal.minimises());
         let mut knowledge = if minimise { Knowledge::minimising() } else { Knowledge::maximising() };
@@ -55,6 +59,9 @@ impl MergeReport {
                 knowledge.observe(&Event::Solution { value: *value, solution: solution.clone() });
                 if self.complete() {
                     knowledge.observe(&Event::Bound(*value));
+                }
+                if let Some(bound) = self.open_bound {
+                    knowledge.observe(&Event::Bound(bound));
                 }
                 if let (true, Solution::Route(route)) = (self.complete() && self.fewest_moves, solution) {
                     // What the cubes proved together, as the single search states it: no route
@@ -80,7 +87,7 @@ impl MergeReport {
 pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
     let jobs = JobDir::at(dir);
     // The cubes must still be those the job's id names.
-    let OpenJob { job, puzzle, .. } = jobs.open()?;
+    let OpenJob { job, puzzle, cubes, .. } = jobs.open()?;
     let minimise = puzzle.placement().is_none_or(|p| p.goal.minimises());
     // The `steps` objective of several knights: the fewest moves among the fewest steps.
     let tie = |solution: &Solution| match (solution, &puzzle) {
@@ -147,5 +154,49 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         && best.as_ref().is_some_and(|(steps, _, _)| {
             searched.iter().all(|r| r.value == Some(*steps) || r.refuted_to.is_some_and(|to| to >= *steps))
         });
-    Ok(MergeReport { job, puzzle, searched, failed, missing, best, fewest_moves })
+    let open: Vec<usize> = missing.iter().copied().chain(failed.iter().map(|f| f.0)).collect();
+    let open_bound = match &cubes {
+        JobCubes::Placement(cubes) if !open.is_empty() => {
+            open_bound(open.iter().map(|&id| cubes.get(id).and_then(|c| c.bound)), job.incumbent_cost, minimise)
+        }
+        _ => None,
+    };
+    Ok(MergeReport { job, puzzle, searched, failed, missing, best, open_bound, fewest_moves })
+}
+
+/// The bound on a placement's value that cubes not yet searched leave, from their split
+/// bounds on the cost (`None` for a cube without one) and the best cost known when the tree
+/// was split: a placement cheaper than that lies in one of them and costs at least its bound.
+/// A maximisation's cost is its value negated.
+fn open_bound(bounds: impl Iterator<Item = Option<f64>>, incumbent: Option<i64>, minimise: bool) -> Option<usize> {
+    let mut least = f64::INFINITY;
+    for bound in bounds {
+        least = least.min(bound?);
+    }
+    if !least.is_finite() {
+        return None;
+    }
+    let mut cost = (least - 1e-6).ceil() as i64;
+    if let Some(incumbent) = incumbent {
+        cost = cost.min(incumbent);
+    }
+    let value = if minimise { cost } else { -cost };
+    Some(value.max(0) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::open_bound;
+
+    #[test]
+    fn the_cubes_left_bound_the_objective_by_their_least_bound() {
+        // Minimising: the least bound rounds up, and never passes the best known.
+        assert_eq!(open_bound([Some(53.2), Some(54.9)].into_iter(), Some(57), true), Some(54));
+        assert_eq!(open_bound([Some(56.0000001), Some(58.5)].into_iter(), Some(57), true), Some(56));
+        assert_eq!(open_bound([Some(58.5)].into_iter(), Some(57), true), Some(57));
+        // Maximising: the cost is the value negated, so -35.5 leaves at most 35.
+        assert_eq!(open_bound([Some(-35.5), Some(-34.0)].into_iter(), Some(-30), false), Some(35));
+        // A cube without a relaxation bound proves nothing.
+        assert_eq!(open_bound([Some(53.2), None].into_iter(), Some(57), true), None);
+    }
 }
