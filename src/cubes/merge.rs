@@ -24,9 +24,9 @@ pub struct MergeReport {
     pub missing: Vec<usize>,
     /// The best solution found, its value, and the cube that found it (`None`: the split).
     pub best: Option<(usize, Solution, Option<usize>)>,
-    /// A placement job with cubes left: the bound their relaxations prove on the objective
+    /// A placement job with cubes left: the bound their split bounds prove on the objective
     /// (every placement better than the best found lies in a cube not yet searched, whose
-    /// split bound it cannot beat), if each of them has one.
+    /// bound it cannot beat), if each of them has one.
     pub open_bound: Option<usize>,
     /// Several knights for the fewest time steps: every cube asked the best route's steps, so
     /// its moves are the fewest in as many steps (each cube that found a route that short
@@ -157,7 +157,8 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
     let open: Vec<usize> = missing.iter().copied().chain(failed.iter().map(|f| f.0)).collect();
     let open_bound = match &cubes {
         JobCubes::Placement(cubes) if !open.is_empty() => {
-            open_bound(open.iter().map(|&id| cubes.get(id).and_then(|c| c.bound)), job.incumbent_cost, minimise)
+            let bounds = open.iter().map(|&id| cubes.get(id).and_then(|c| c.bound));
+            open_bound(bounds, best.as_ref().map(|b: &(usize, Solution, Option<usize>)| b.0), minimise)
         }
         _ => None,
     };
@@ -165,10 +166,10 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
 }
 
 /// The bound on a placement's value that cubes not yet searched leave, from their split
-/// bounds on the cost (`None` for a cube without one) and the best cost known when the tree
-/// was split: a placement cheaper than that lies in one of them and costs at least its bound.
-/// A maximisation's cost is its value negated.
-fn open_bound(bounds: impl Iterator<Item = Option<f64>>, incumbent: Option<i64>, minimise: bool) -> Option<usize> {
+/// bounds on the cost (`None` for a cube without one; a maximisation's cost is its value
+/// negated) and the best value found: a better placement lies in one of them, and costs at
+/// least its bound.
+fn open_bound(bounds: impl Iterator<Item = Option<f64>>, best: Option<usize>, minimise: bool) -> Option<usize> {
     let mut least = f64::INFINITY;
     for bound in bounds {
         least = least.min(bound?);
@@ -176,12 +177,13 @@ fn open_bound(bounds: impl Iterator<Item = Option<f64>>, incumbent: Option<i64>,
     if !least.is_finite() {
         return None;
     }
-    let mut cost = (least - 1e-6).ceil() as i64;
-    if let Some(incumbent) = incumbent {
-        cost = cost.min(incumbent);
-    }
-    let value = if minimise { cost } else { -cost };
-    Some(value.max(0) as usize)
+    let cost = (least - 1e-6).ceil() as i64;
+    let value = (if minimise { cost } else { -cost }).max(0) as usize;
+    Some(match best {
+        Some(best) if minimise => value.min(best),
+        Some(best) => value.max(best),
+        None => value,
+    })
 }
 
 #[cfg(test)]
@@ -195,7 +197,8 @@ mod tests {
         assert_eq!(open_bound([Some(56.0000001), Some(58.5)].into_iter(), Some(57), true), Some(56));
         assert_eq!(open_bound([Some(58.5)].into_iter(), Some(57), true), Some(57));
         // Maximising: the cost is the value negated, so -35.5 leaves at most 35.
-        assert_eq!(open_bound([Some(-35.5), Some(-34.0)].into_iter(), Some(-30), false), Some(35));
+        assert_eq!(open_bound([Some(-35.5), Some(-34.0)].into_iter(), Some(30), false), Some(35));
+        assert_eq!(open_bound([Some(-29.5)].into_iter(), Some(30), false), Some(30));
         // A cube without a relaxation bound proves nothing.
         assert_eq!(open_bound([Some(53.2), None].into_iter(), Some(57), true), None);
     }

@@ -122,8 +122,8 @@ pub struct SearchStats {
     /// Subtrees one thread handed to another.
     pub subtrees_shared: u64,
     /// Subtrees not yet searched to the end: queued, or being searched by a thread. After a
-    /// search starts again from its open nodes, or in a cube job's split, this counts down to
-    /// zero, and says how far a long search has come.
+    /// search starts again from its open nodes, this counts down to zero, and says how far a
+    /// long search has come.
     pub open_subtrees: u64,
     /// Variables measured by strong branching.
     pub strong_branchings: u64,
