@@ -154,15 +154,14 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         && best.as_ref().is_some_and(|(steps, _, _)| {
             searched.iter().all(|r| r.value == Some(*steps) || r.refuted_to.is_some_and(|to| to >= *steps))
         });
-    let open: Vec<usize> = missing.iter().copied().chain(failed.iter().map(|f| f.0)).collect();
-    let open_bound = match &cubes {
-        JobCubes::Placement(cubes) if !open.is_empty() => {
-            let bounds = open.iter().map(|&id| cubes.get(id).and_then(|c| c.bound));
-            open_bound(bounds, best.as_ref().map(|b: &(usize, Solution, Option<usize>)| b.0), minimise)
+    let mut report = MergeReport { job, puzzle, searched, failed, missing, best, open_bound: None, fewest_moves };
+    if let JobCubes::Placement(cubes) = &cubes {
+        let bounds: Vec<Option<f64>> = report.to_redo().iter().map(|&id| cubes.get(id).and_then(|c| c.bound)).collect();
+        if !bounds.is_empty() {
+            report.open_bound = open_bound(bounds.into_iter(), report.best.as_ref().map(|b| b.0), minimise);
         }
-        _ => None,
-    };
-    Ok(MergeReport { job, puzzle, searched, failed, missing, best, open_bound, fewest_moves })
+    }
+    Ok(report)
 }
 
 /// The bound on a placement's value that cubes not yet searched leave, from their split

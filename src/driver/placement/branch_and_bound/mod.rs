@@ -352,15 +352,13 @@ fn run_tree(
                     let solution = matches!(event, Event::Solution { .. });
                     emit(event);
                     if solution {
-                        merged.open_subtrees = pool.open_subtrees();
-                        emit(Event::Search(merged.total()));
+                        emit(Event::Search(merged.total_with(pool)));
                     }
                 }
                 Message::Stats(me, stats) => {
                     merged.threads[me] = stats;
                     if merged.last_report.elapsed() >= REPORT_EVERY {
-                        merged.open_subtrees = pool.open_subtrees();
-                        emit(Event::Search(merged.total()));
+                        emit(Event::Search(merged.total_with(pool)));
                     }
                 }
             }
@@ -374,8 +372,7 @@ fn run_tree(
             .collect()
     });
     results.into_iter().collect::<Result<(), Error>>()?;
-    merged.open_subtrees = pool.open_subtrees();
-    emit(Event::Search(merged.total()));
+    emit(Event::Search(merged.total_with(pool)));
     Ok(())
 }
 
@@ -465,6 +462,12 @@ impl Merged {
         for thread in &mut self.threads {
             *thread = SearchStats::default();
         }
+    }
+
+    /// [`Merged::total`] with the subtrees `pool` still has open.
+    fn total_with(&mut self, pool: &Pool) -> SearchStats {
+        self.open_subtrees = pool.open_subtrees();
+        self.total()
     }
 
     /// The sums over the threads, with each thread's nodes.
