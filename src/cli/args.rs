@@ -287,6 +287,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_cubes: bool,
 
+    /// Placements, branch and bound: the cubes of a long search add no zero-half cuts of
+    /// their own at their tops (for measuring).
+    #[arg(long, global = true)]
+    pub no_cube_cuts: bool,
+
     /// Do not restrict consecutive independent moves to one canonical order (for measuring).
     #[arg(long, global = true)]
     pub no_canonical_order: bool,

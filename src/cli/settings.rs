@@ -163,6 +163,7 @@ impl SolveSettings {
                 strong_branching: !options.no_strong_branching,
                 strong_at_top: !options.no_strong_at_top,
                 cubes: !options.no_cubes,
+                subtree_cuts: !options.no_cube_cuts,
                 certify: options.certify.is_some(),
             },
             dominance: !options.no_dominance,

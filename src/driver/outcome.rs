@@ -135,6 +135,8 @@ pub struct SearchStats {
     pub symmetries: usize,
     /// Cuts added to the relaxation at the root.
     pub cuts: usize,
+    /// Cuts the cubes of a large tree separated at their tops, each holding only in its cube.
+    pub subtree_cuts: u64,
     /// The proven bound on the objective, once there is one.
     pub bound: Option<usize>,
     /// The objective of the best placement found.

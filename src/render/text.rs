@@ -87,8 +87,10 @@ fn search_table(outcome: &Outcome) -> String {
             row.iter().enumerate().map(|(c, v)| format!("{v:>w$}", w = widths[c])).collect::<Vec<_>>().join("  ")
         })
         .collect();
-    let (symmetries, cuts) = outcome.search.last().map_or((0, 0), |s| (s.symmetries, s.cuts));
-    format!("{}\nsymmetries used: {symmetries}; cuts at the root: {cuts}", lines.join("\n"))
+    let (symmetries, cuts, in_cubes) =
+        outcome.search.last().map_or((0, 0, 0), |s| (s.symmetries, s.cuts, s.subtree_cuts));
+    let in_cubes = if in_cubes > 0 { format!("; cuts at the tops of cubes: {in_cubes}") } else { String::new() };
+    format!("{}\nsymmetries used: {symmetries}; cuts at the root: {cuts}{in_cubes}", lines.join("\n"))
 }
 
 /// Several horizons at once: each thread's calls and seconds (nothing on one thread).

@@ -278,7 +278,7 @@ pub fn solve_cube(
         pool.improve(cost, || Ok(()))?;
     }
     let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
-    run_tree(puzzle, &prepared, &pool, (None, Some(super::Pace::DEFAULT.top_after)), &mut merged, &mut |event| {
+    run_tree(puzzle, &prepared, &pool, (None, Some(super::Pace::DEFAULT)), &mut merged, &mut |event| {
         if !matches!(event, Event::Bound(_) | Event::Infeasible(_)) {
             emit(event);
         }

@@ -94,6 +94,16 @@ pub(super) fn strengthen(problem: &mut Problem) -> Separation {
     separation
 }
 
+/// Zero-half cuts that hold in the subtree where `fixed` holds: separated as at the root, on
+/// the program with the fixed variables taken out ([`Problem::restricted`]). Rows over the
+/// variables of `problem`, to add to it for that subtree only.
+pub(super) fn for_subtree(problem: &Problem, fixed: &[(usize, bool)]) -> Vec<(Vec<(i64, usize)>, i64)> {
+    let mut restricted = problem.restricted(fixed);
+    let before = restricted.rows.len();
+    strengthen(&mut restricted);
+    restricted.rows.drain(before..).map(|row| (row.terms, row.rhs)).collect()
+}
+
 /// The violated zero-half cuts from triples of tight covering rows that overlap.
 fn zero_half(problem: &Problem, x: &[f64]) -> Vec<Cut> {
     let slack: Vec<f64> = problem
@@ -206,4 +216,76 @@ fn triple(problem: &Problem, x: &[f64], rows: [usize; 3], base: f64, count: &mut
         count[v] = 0;
     }
     cut
+}
+
+#[cfg(test)]
+mod tests {
+    use knights_sat_encodings::geometry::{Board, PawnDirection};
+    use knights_sat_encodings::linear::placement_model;
+    use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+
+    use super::{for_subtree, Problem};
+
+    /// The program of domination of a `n`x`n` board by `letter`.
+    fn program(n: usize, letter: &str) -> Problem {
+        let kinds = KindRule::parse_letters(letter).unwrap();
+        let puzzle = PlacementPuzzle::new(
+            None,
+            Board::new(n, n).unwrap(),
+            PlacementGoal::Domination,
+            kinds,
+            PawnDirection::Up,
+            Vec::new(),
+            Vec::new(),
+        )
+        .unwrap();
+        Problem::new(&placement_model(&puzzle).unwrap().model)
+    }
+
+    /// Every cut separated for a subtree holds for every placement of the subtree, found by
+    /// trying every value of the variables left free; and some subtrees do get cuts.
+    #[test]
+    fn cuts_of_a_subtree_hold_for_each_of_its_placements() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut with_cuts = 0;
+        for (n, letter) in [(5, "N"), (6, "N"), (6, "K"), (5, "B")] {
+            let problem = program(n, letter);
+            let vars = problem.n();
+            for _ in 0..10 {
+                // A few pieces placed and the rest of the fixed variables emptied, 14 left free.
+                let mut order: Vec<usize> = (0..vars).collect();
+                for i in (1..vars).rev() {
+                    order.swap(i, next(i + 1));
+                }
+                let placed = 1 + next(3);
+                let fixed: Vec<(usize, bool)> = order[14..].iter().enumerate().map(|(i, &v)| (v, i < placed)).collect();
+                let cuts = for_subtree(&problem, &fixed);
+                with_cuts += usize::from(!cuts.is_empty());
+                let free = &order[..14];
+                let mut values = vec![false; vars];
+                for &(v, one) in &fixed {
+                    values[v] = one;
+                }
+                for bits in 0u32..1 << 14 {
+                    for (i, &v) in free.iter().enumerate() {
+                        values[v] = bits >> i & 1 == 1;
+                    }
+                    if !problem.satisfies(&values) {
+                        continue;
+                    }
+                    for (terms, rhs) in &cuts {
+                        let activity: i64 = terms.iter().filter(|t| values[t.1]).map(|t| t.0).sum();
+                        assert!(activity >= *rhs, "{letter} {n}x{n}, fixed {fixed:?}: a cut {terms:?} >= {rhs} fails");
+                    }
+                }
+            }
+        }
+        assert!(with_cuts > 0, "no subtree had a violated cut: the test checks nothing");
+    }
 }

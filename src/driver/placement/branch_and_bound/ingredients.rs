@@ -30,6 +30,9 @@ pub struct Ingredients {
     /// nodes at a shallow depth ([`cubes::open_nodes`](super::cubes::open_nodes)), searched
     /// best bound first.
     pub cubes: bool,
+    /// Each cube of such a tree separates zero-half cuts of its own at its top, with its
+    /// fixed variables taken out: they hold only in the cube ([`cuts::for_subtree`](super::cuts::for_subtree)).
+    pub subtree_cuts: bool,
     /// Record every bound the search uses, for a certificate of its tree
     /// ([`crate::certify::prove_tree`]); switches off the restart from open nodes.
     pub certify: bool,
@@ -46,6 +49,7 @@ impl Default for Ingredients {
             strong_branching: true,
             strong_at_top: true,
             cubes: true,
+            subtree_cuts: true,
             certify: false,
         }
     }

@@ -103,6 +103,29 @@ impl Problem {
         self.rows.push(Row::new(terms, rhs));
     }
 
+    /// The program of the subtree where `fixed` holds: each fixed variable taken out of the
+    /// rows (its value moved to the right-hand side), the rows it satisfies left out.
+    pub fn restricted(&self, fixed: &[(usize, bool)]) -> Problem {
+        let mut value = vec![FREE; self.n()];
+        for &(v, one) in fixed {
+            value[v] = i8::from(one);
+        }
+        let mut out = Problem { rows: Vec::new(), columns: vec![Vec::new(); self.n()], ..self.clone() };
+        out.value = vec![FREE; self.n()];
+        out.trail.clear();
+        out.max_activity.clear();
+        out.queue.clear();
+        out.queued.clear();
+        for row in &self.rows {
+            let rhs = row.rhs - row.terms.iter().filter(|t| value[t.1] == 1).map(|t| t.0).sum::<i64>();
+            let terms: Vec<(i64, usize)> = row.terms.iter().copied().filter(|t| value[t.1] == FREE).collect();
+            if rhs > 0 || terms.iter().any(|t| t.0 < 0) {
+                out.add_row(terms, rhs);
+            }
+        }
+        out
+    }
+
     /// Number of variables.
     pub fn n(&self) -> usize {
         self.cost.len()
