@@ -10,9 +10,8 @@
 
 use std::collections::HashSet;
 
-use super::problem::Problem;
+use super::problem::{Problem, MAX_BASIS_ROWS};
 use super::tree_proof::CutOrigin;
-use super::MAX_BASIS_ROWS;
 use crate::solver::simplex::LpStatus;
 
 /// Rounds of separation at the root.

@@ -50,16 +50,10 @@ pub use ingredients::Ingredients;
 use ingredients::REPORT_EVERY;
 use orbits::Symmetries;
 use pool::{round_up_bound, Message, Pool, Task};
-use problem::Problem;
+use problem::{Problem, MAX_BASIS_ROWS};
 use proof_log::ProofLog;
-use tree::{Context, SplitAt, Worker};
+use tree::{Context, SplitAt, SubtreeCuts, Worker};
 pub use tree_proof::{Combination, CutOrigin, Decision, OrbitFixing, TreeProof};
-
-/// The most rows the linear program may have: the simplex keeps a dense basis inverse of rows
-/// squared (6,000 rows: 288 MB per thread). Independence puzzles with a conflict row per
-/// attacking pair pass it on 8x8 (36 mixed pieces: 18,236 rows); domination by one kind up to
-/// 64x64 stays below it before its cuts, and the cuts stop there.
-pub(super) const MAX_BASIS_ROWS: usize = 6_000;
 
 /// Whether the branch-and-bound search can take `puzzle` (its linear model exists).
 pub fn supports(puzzle: &PlacementPuzzle) -> bool {
@@ -334,9 +328,9 @@ fn run_tree(
         split,
         top_after: cubes.map(|pace| pace.top_after).filter(|_| prepared.ingredients.strong_at_top),
         log: prepared.log.as_ref(),
-        subtree_cuts_gap: cubes
+        subtree_cuts: cubes
             .filter(|_| split.is_none() && prepared.ingredients.subtree_cuts)
-            .map(|pace| pace.subtree_cuts_gap),
+            .map(|pace| pace.subtree_cuts),
     };
     let (sender, receiver) = mpsc::channel();
     let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {
@@ -396,11 +390,19 @@ const RESTART_NODES: u64 = 30_000;
 /// A task separates cuts of its own ([`cuts::for_subtree`]) when its bound lies at
 /// least this far below the cutoff: its tree must climb that far, and is large enough to pay
 /// for the separation. Measured on cubes of knight domination 19x19 (one thread each; with
-/// cuts against without): bound about 52, 498 s against 822 s; about 53, 78 s against 90 s;
+/// cuts against without): bound 51.6, 498 s against 822 s; about 53, 78 s against 90 s;
 /// about 53.5, 18 s against 16 s; about 54, 5 s against 4 s. Knight domination 17x17 (two
 /// threads), whose cubes are small: 31 s with this gap (no cube so far below), 34 s with
 /// 1.5, 51 s with cuts in every cube, 31.5 s with none.
 const SUBTREE_CUTS_GAP: f64 = 3.0;
+
+/// Where cubes separate cuts of their own ([`SUBTREE_CUTS_GAP`]), a task hands the rest of its
+/// shallowest branching to the pool after every this many of its nodes: that rest is then
+/// searched as a task of its own, with cuts separated for it, deeper down and so stronger.
+/// Measured on the heaviest cube
+/// of knight domination 19x19 (one thread, one run each): 335,228 nodes in 473 s, against
+/// 398,451 in 535 s with cuts at its top only (and 833,106 in 822 s without any).
+const HAND_OVER_EVERY: u64 = 20_000;
 
 /// How a search paces its work (the tests quicken it).
 #[derive(Clone, Copy, Debug)]
@@ -411,8 +413,8 @@ struct Pace {
     restart_nodes: u64,
     /// Nodes a cube searches before its top levels measure every candidate.
     top_after: u64,
-    /// How far below the cutoff a cube's bound must lie for it to separate cuts of its own.
-    subtree_cuts_gap: f64,
+    /// When cubes separate cuts of their own.
+    subtree_cuts: SubtreeCuts,
 }
 
 impl Pace {
@@ -420,7 +422,7 @@ impl Pace {
         eager: false,
         restart_nodes: RESTART_NODES,
         top_after: strong::TOP_AFTER,
-        subtree_cuts_gap: SUBTREE_CUTS_GAP,
+        subtree_cuts: SubtreeCuts { gap: SUBTREE_CUTS_GAP, hand_over_every: HAND_OVER_EVERY },
     };
 }
 
@@ -559,7 +561,7 @@ mod tests {
     use knights_sat_encodings::geometry::{Board, PawnDirection};
     use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 
-    use super::{search, Ingredients, Pace};
+    use super::{search, Ingredients, Pace, SubtreeCuts};
     use crate::driver::{Event, SearchStats};
 
     /// The value, the last proven bound and the last progress report of an eager search of
@@ -661,10 +663,12 @@ mod tests {
     }
 
     /// The same with every cube separating cuts of its own at its top, whatever its bound
-    /// (on these boards no cube lies far enough below the cutoff for the default).
+    /// (on these boards no cube lies far enough below the cutoff for the default), and
+    /// handing the rest of its shallowest branching on after every 3 nodes.
     #[test]
     fn cubes_with_cuts_of_their_own_keep_the_optimum() {
-        let cuts = restarts_keep_the_optimum(Ingredients::default(), Pace { subtree_cuts_gap: 0.0, ..QUICK_RESTART });
+        let subtree_cuts = SubtreeCuts { gap: 0.0, hand_over_every: 3 };
+        let cuts = restarts_keep_the_optimum(Ingredients::default(), Pace { subtree_cuts, ..QUICK_RESTART });
         assert!(cuts > 0, "no cube separated a cut: nothing was tested");
     }
 

@@ -7,6 +7,12 @@ use knights_sat_encodings::linear::{LinearModel, Relation, Sense};
 
 use crate::solver::simplex::{Lp, RowKind};
 
+/// The most rows the linear program may have: the simplex keeps a dense basis inverse of rows
+/// squared (6,000 rows: 288 MB per thread). Independence puzzles with a conflict row per
+/// attacking pair pass it on 8x8 (36 mixed pieces: 18,236 rows); domination by one kind up to
+/// 64x64 stays below it before its cuts, and the cuts stop there.
+pub const MAX_BASIS_ROWS: usize = 6_000;
+
 /// One row `Σ a·x >= b` with integer coefficients.
 #[derive(Clone, Debug)]
 pub(super) struct Row {
@@ -110,12 +116,18 @@ impl Problem {
         for &(v, one) in fixed {
             value[v] = i8::from(one);
         }
-        let mut out = Problem { rows: Vec::new(), columns: vec![Vec::new(); self.n()], ..self.clone() };
-        out.value = vec![FREE; self.n()];
-        out.trail.clear();
-        out.max_activity.clear();
-        out.queue.clear();
-        out.queued.clear();
+        let mut out = Problem {
+            cost: self.cost.clone(),
+            maximise: self.maximise,
+            step: self.step,
+            rows: Vec::new(),
+            columns: vec![Vec::new(); self.n()],
+            value: vec![FREE; self.n()],
+            trail: Vec::new(),
+            max_activity: Vec::new(),
+            queue: Vec::new(),
+            queued: Vec::new(),
+        };
         for row in &self.rows {
             let rhs = row.rhs - row.terms.iter().filter(|t| value[t.1] == 1).map(|t| t.0).sum::<i64>();
             let terms: Vec<(i64, usize)> = row.terms.iter().copied().filter(|t| value[t.1] == FREE).collect();
