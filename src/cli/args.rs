@@ -288,7 +288,7 @@ pub struct SolveOptions {
     pub no_cubes: bool,
 
     /// Placements, branch and bound: the cubes of a long search add no zero-half cuts of
-    /// their own at their tops (for measuring).
+    /// their own at their tops, and a long cube hands no work on to get them (for measuring).
     #[arg(long, global = true)]
     pub no_cube_cuts: bool,
 
