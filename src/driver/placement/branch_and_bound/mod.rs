@@ -111,7 +111,7 @@ fn search(
     // Past the budget: the search starts again from the tree's open nodes at a shallow depth,
     // best bound first; what it found and proved so far stands.
     let open = cubes::open_nodes(puzzle, &prepared, (pool.best(), threads), CUBES, started, emit)?;
-    merged.restart(open.stats.nodes);
+    merged.restart(open.stats.nodes, open.tasks.len());
     merged.incumbent = open.best.map(|cost| pool::value_of(cost, problem.maximise));
     if open.tasks.is_empty() {
         cubes::report_closed(open.best, problem.maximise, emit);
@@ -478,9 +478,11 @@ impl Merged {
         self.before + self.threads.iter().map(|s| s.nodes).sum::<u64>()
     }
 
-    /// The threads start again (their counts from zero), after `passes` nodes of splitting.
-    fn restart(&mut self, passes: u64) {
+    /// The threads start again (their counts from zero) on `open` subtrees, after `passes`
+    /// nodes of splitting. The subtrees the stopped search left open are closed or among them.
+    fn restart(&mut self, passes: u64, open: usize) {
         self.before = self.nodes() + passes;
+        self.open_subtrees = open as u64;
         for thread in &mut self.threads {
             *thread = SearchStats::default();
         }
@@ -561,8 +563,19 @@ mod tests {
     use knights_sat_encodings::geometry::{Board, PawnDirection};
     use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 
-    use super::{search, Ingredients, Pace, SubtreeCuts};
+    use super::{search, Ingredients, Merged, Pace, Pool, SubtreeCuts, Task};
     use crate::driver::{Event, SearchStats};
+
+    /// A search stopped at its budget with subtrees open, whose passes from the root then
+    /// close the tree, reports none open: the count is the restart's, not the stopped one's.
+    #[test]
+    fn a_restart_counts_its_own_open_subtrees() {
+        let stopped = Pool::with_tasks(1, vec![Task::default(), Task::default()], 1, false, false);
+        let mut merged = Merged::new(1, std::time::Instant::now(), 0, 0);
+        assert_eq!(merged.total_with(&stopped).open_subtrees, 2);
+        merged.restart(5, 0);
+        assert_eq!(merged.total().open_subtrees, 0);
+    }
 
     /// The value, the last proven bound and the last progress report of an eager search of
     /// domination of a `n`x`n` board by `letter`.
