@@ -1,0 +1,148 @@
+//! Tests of the branch-and-bound search against the exhaustive search and the published
+//! optima, with each ingredient switched off, restarted, split and certified.
+
+use knights_sat_encodings::geometry::{Board, PawnDirection};
+use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+
+use super::{search, Ingredients, Merged, Pace, Pool, SubtreeCuts, Task};
+use crate::driver::{Event, SearchStats};
+
+/// A search stopped at its budget with subtrees open, whose passes from the root then
+/// close the tree, reports none open: the count is the restart's, not the stopped one's.
+#[test]
+fn a_restart_counts_its_own_open_subtrees() {
+    let stopped = Pool::with_tasks(1, vec![Task::default(), Task::default()], 1, false, false);
+    let mut merged = Merged::new(1, std::time::Instant::now(), 0, 0);
+    assert_eq!(merged.total_with(&stopped).open_subtrees, 2);
+    merged.restart(5, 0);
+    assert_eq!(merged.total().open_subtrees, 0);
+}
+
+/// The value, the last proven bound and the last progress report of an eager search of
+/// domination of a `n`x`n` board by `letter`.
+fn eager(n: usize, letter: &str, threads: usize) -> (Option<usize>, Option<usize>, SearchStats) {
+    // Without cuts and strong branching, so that every board here has a tree to hand over.
+    let ingredients = Ingredients { cuts: false, strong_branching: false, ..Ingredients::default() };
+    run(n, letter, ingredients, threads, Pace { eager: true, ..Pace::DEFAULT })
+}
+
+/// The value, the last proven bound and the last progress report of a search of
+/// domination of a `n`x`n` board by `letter`.
+fn run(
+    n: usize,
+    letter: &str,
+    ingredients: Ingredients,
+    threads: usize,
+    pace: Pace,
+) -> (Option<usize>, Option<usize>, SearchStats) {
+    let puzzle = PlacementPuzzle::new(
+        None,
+        Board::new(n, n).unwrap(),
+        PlacementGoal::Domination,
+        KindRule::parse_letters(letter).unwrap(),
+        PawnDirection::Up,
+        Vec::new(),
+        Vec::new(),
+    )
+    .unwrap();
+    let (mut best, mut bound, mut last) = (None, None, SearchStats::default());
+    search(&puzzle, ingredients, threads, pace, &mut |event| match event {
+        Event::Solution { value, .. } => best = Some(value),
+        Event::Bound(value) => bound = Some(value),
+        Event::Search(stats) => last = stats,
+        _ => {}
+    })
+    .unwrap();
+    (best, bound, last)
+}
+
+/// Subtrees handed over at every node still prove the published optima (OEIS A006075,
+/// A075458), on one thread (the queue in bound order) and on three.
+#[test]
+fn subtrees_handed_over_at_every_node_keep_the_optimum() {
+    for threads in [1, 3] {
+        for (n, letter, value) in
+            [(10, "N", 16), (11, "N", 21), (12, "N", 24), (10, "Q", 5), (11, "Q", 5), (12, "Q", 6)]
+        {
+            let (best, bound, last) = eager(n, letter, threads);
+            let context = format!("{letter} {n}x{n} on {threads} threads");
+            assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
+            assert!(last.subtrees_shared > 0, "{context}: no subtree was handed over");
+            assert_eq!(last.open_subtrees, 0, "{context}: a finished search left subtrees open");
+        }
+    }
+}
+
+/// Each ingredient switched off still proves the published optima: without the local
+/// search the tree alone finds the placement, so a child it skips shows as a wrong value.
+#[test]
+fn every_ingredient_switched_off_keeps_the_optimum() {
+    let all = Ingredients::default();
+    let without = [
+        ("symmetry", Ingredients { symmetry: false, ..all }),
+        ("reduced costs", Ingredients { reduced_costs: false, ..all }),
+        ("local search", Ingredients { local_search: false, ..all }),
+        ("row branching", Ingredients { row_branching: false, ..all }),
+        ("cuts", Ingredients { cuts: false, ..all }),
+        ("strong branching", Ingredients { strong_branching: false, ..all }),
+        ("strong branching at the top", Ingredients { strong_at_top: false, ..all }),
+        ("cubes", Ingredients { cubes: false, ..all }),
+        ("cuts at the tops of cubes", Ingredients { subtree_cuts: false, ..all }),
+        ("local search and symmetry", Ingredients { local_search: false, symmetry: false, ..all }),
+    ];
+    for (name, ingredients) in without {
+        for threads in [1, 2] {
+            for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (10, "Q", 5), (11, "Q", 5)] {
+                let (best, bound, _) = run(n, letter, ingredients, threads, Pace::DEFAULT);
+                let context = format!("{letter} {n}x{n} without {name} on {threads} threads");
+                assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
+            }
+        }
+    }
+}
+
+/// A search started again from its open nodes after a few nodes proves the published
+/// optima, found again or by the first search: with and without the local search (without
+/// it, the first search's placement is often not the optimum), on one thread and on two.
+#[test]
+fn a_search_started_again_from_its_open_nodes_keeps_the_optimum() {
+    restarts_keep_the_optimum(Ingredients { strong_branching: false, ..Ingredients::default() }, QUICK_RESTART);
+}
+
+/// The same with cubes that measure every candidate at their top from their first node
+/// (their strong branching fixes variables and prunes nodes).
+#[test]
+fn cubes_that_measure_every_candidate_at_their_top_keep_the_optimum() {
+    restarts_keep_the_optimum(Ingredients::default(), Pace { top_after: 0, ..QUICK_RESTART });
+}
+
+/// The same with every cube separating cuts of its own at its top, whatever its bound
+/// (on these boards no cube lies far enough below the cutoff for the default), and
+/// handing the rest of its shallowest branching on after every 3 nodes.
+#[test]
+fn cubes_with_cuts_of_their_own_keep_the_optimum() {
+    let subtree_cuts = SubtreeCuts { gap: 0.0, hand_over_every: 3 };
+    let cuts = restarts_keep_the_optimum(Ingredients::default(), Pace { subtree_cuts, ..QUICK_RESTART });
+    assert!(cuts > 0, "no cube separated a cut: nothing was tested");
+}
+
+/// Searches at `pace` with `all` and without the local search, on one thread and on two,
+/// prove the published optima; returns the cuts their cubes separated.
+fn restarts_keep_the_optimum(all: Ingredients, pace: Pace) -> u64 {
+    let mut subtree_cuts = 0;
+    for ingredients in [all, Ingredients { local_search: false, ..all }] {
+        for threads in [1, 2] {
+            for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (12, "N", 24), (8, "K", 9)] {
+                let (best, bound, last) = run(n, letter, ingredients, threads, pace);
+                let context = format!("{letter} {n}x{n} on {threads} threads, {ingredients:?}");
+                assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
+                assert_eq!(last.open_subtrees, 0, "{context}: a finished search left subtrees open");
+                subtree_cuts += last.subtree_cuts;
+            }
+        }
+    }
+    subtree_cuts
+}
+
+/// A search that starts again from its open nodes after 10 nodes.
+const QUICK_RESTART: Pace = Pace { restart_nodes: 10, ..Pace::DEFAULT };
