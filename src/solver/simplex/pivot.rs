@@ -5,12 +5,24 @@
 use super::{kernels, Lp, DUAL_TOL, PIVOT_TOL, PRIMAL_TOL};
 
 impl Lp {
-    /// The row whose basic variable violates its bound the most per steepest-edge weight.
+    /// Lists the rows whose basic variable lies outside its bounds, in order, for
+    /// [`Lp::leaving_row`]: a full pass, after the basic values were set anew.
+    pub(super) fn find_infeasible(&mut self) {
+        self.infeasible.clear();
+        for (i, (&v, &(lower, upper))) in self.beta.iter().zip(&self.basic_bounds).enumerate() {
+            if (lower - v).max(v - upper) > PRIMAL_TOL {
+                self.infeasible.push(i);
+            }
+        }
+    }
+
+    /// The row whose basic variable violates its bound the most per steepest-edge weight,
+    /// among the rows [`Lp::find_infeasible`] or the last pivot listed.
     pub(super) fn leaving_row(&self) -> Option<usize> {
         let mut leave = None;
         let mut worst = 0.0;
-        for (i, ((&v, &(lower, upper)), &norm)) in self.beta.iter().zip(&self.basic_bounds).zip(&self.norms).enumerate()
-        {
+        for &i in &self.infeasible {
+            let (v, (lower, upper), norm) = (self.beta[i], self.basic_bounds[i], self.norms[i]);
             let viol = (lower - v).max(v - upper);
             if viol > PRIMAL_TOL && viol * viol > worst * norm {
                 worst = viol * viol / norm;
@@ -64,10 +76,28 @@ impl Lp {
         let delta = (self.beta[r] - target) / alpha;
         let gain = delta * self.d[q];
         let entering_value = self.nonbasic_value(q) + delta;
-        for (beta, &t) in self.beta.iter_mut().zip(&self.pivot_column) {
-            *beta -= t * delta;
+        // The basic values move, and the rows left outside their bounds are listed in the same
+        // pass (without branches: an index is written, and counted only if its row is).
+        self.infeasible.resize(m, 0);
+        let mut count = 0;
+        let rows = self.beta.iter_mut().zip(&self.pivot_column).zip(&self.basic_bounds).enumerate();
+        for (i, ((beta, &t), &(lower, upper))) in rows {
+            let v = *beta - t * delta;
+            *beta = v;
+            self.infeasible[count] = i;
+            count += usize::from((lower - v).max(v - upper) > PRIMAL_TOL);
         }
+        self.infeasible.truncate(count);
+        // Row `r` holds the entering variable from now on.
         self.beta[r] = entering_value;
+        let at = self.infeasible.partition_point(|&i| i < r);
+        let listed = self.infeasible.get(at) == Some(&r);
+        let outside = (self.lower[q] - entering_value).max(entering_value - self.upper[q]) > PRIMAL_TOL;
+        if listed && !outside {
+            self.infeasible.remove(at);
+        } else if outside && !listed {
+            self.infeasible.insert(at, r);
+        }
         // A leaving slack's row turns tight: its unit column is stored from now on. Row r of
         // B⁻¹ is then scaled and eliminated from the other rows, their norms in the pass (a
         // row whose basic variable is a slack counts its unit entry).
