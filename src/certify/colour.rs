@@ -34,7 +34,7 @@ use super::CertifyError;
 /// What the argument needs from the model of a lone knight's tour in any order.
 #[derive(Clone, Debug)]
 pub struct LoneKnight {
-    /// at[t][s]: the knight on square s after step t, where the model has the variable.
+    /// `at[t][s]`: the knight on square `s` after step `t`, where the model has the variable.
     pub at: Vec<Vec<Option<usize>>>,
     /// moved[t - 1]: the knight jumps in step t.
     pub moved: Vec<usize>,
@@ -42,7 +42,7 @@ pub struct LoneKnight {
     pub colour: Vec<usize>,
     /// The targets, as square indices.
     pub targets: Vec<usize>,
-    /// one_rows[t]: the row "the knight stands on one square after step t" (the start's row
+    /// `one_rows[t]`: the row "the knight stands on one square after step t" (the start's row
     /// at `t = 0`).
     pub one_rows: Vec<usize>,
 }

@@ -31,9 +31,9 @@ use crate::encodings::linear::RouteModel;
 /// What the argument needs from the route model.
 #[derive(Clone, Debug)]
 pub struct Distances {
-    /// to_finish[v]: `π(v)`, the fewest jumps from node `v` to a finish.
+    /// `to_finish[v]`: `π(v)`, the fewest jumps from node `v` to a finish.
     pub to_finish: Vec<usize>,
-    /// rows[v]: node `v`'s row `flow` (none for a finish).
+    /// `rows[v]`: node `v`'s row `flow` (none for a finish).
     pub rows: Vec<Option<usize>>,
     /// The jumps: from, to and variable.
     pub jumps: Vec<(usize, usize, usize)>,

@@ -5,7 +5,7 @@
 //! number of moves, [`split_exchange`]; a tour: the paths of its knights' first steps,
 //! [`split_tour`]), with a Slurm job array that solves one cube per
 //! task; [`solve_cube_in`] solves one cube of such a directory and writes its result
-//! atomically; [`merge`] reads the results back: the optimum with its proof (every cube
+//! atomically; [`merge()`] reads the results back: the optimum with its proof (every cube
 //! searched), or the cubes still missing. The directory needs nothing but the `knights-sat`
 //! binary to run: Slurm, a shell loop or `knights-sat cube DIR --all` solve it alike.
 //!

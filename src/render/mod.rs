@@ -1,5 +1,5 @@
-//! Output: the outcome of a search as text for people ([`text`]) or as one JSON object for
-//! programs ([`json`]; its fields are documented in the README).
+//! Output: the outcome of a search as text for people ([`text()`]) or as one JSON object for
+//! programs ([`json()`]; its fields are documented in the README).
 
 mod bench;
 mod diagram;

@@ -1,7 +1,7 @@
 //! SAT solvers behind one small trait, so that the driver never depends on a particular solver.
 //!
 //! Literals are RustSAT's [`Lit`], the currency of the encodings. Each backend is one file:
-//! [`varisat`](self::varisat) is pure Rust, [`cadical`](self::cadical) is compiled from C++ by the
+//! [`varisat`] is pure Rust, [`cadical`] is compiled from C++ by the
 //! system's compiler; both are always built. The linear-programming solvers sit beside them: [`highs`] (the MIP backend, cargo
 //! feature `mip`) and [`simplex`] (the dual simplex of the placement search, pure Rust).
 
@@ -66,7 +66,7 @@ pub enum SolverKind {
     #[default]
     Cadical,
     /// One CaDiCaL per core (two to four), each in another configuration, racing on every
-    /// call ([`portfolio`](self::portfolio)).
+    /// call ([`portfolio`]).
     Portfolio,
 }
 

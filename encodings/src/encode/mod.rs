@@ -1,7 +1,7 @@
 //! CNF encodings of the puzzle models, built for incremental solving.
 //!
 //! An encoding owns its variable numbering and writes clauses into any RustSAT
-//! [`CollectClauses`](rustsat::encodings::CollectClauses), so it never depends on a solver. The
+//! [`CollectClauses`], so it never depends on a solver. The
 //! driver moves the clauses to whichever solver it runs and switches goals on and off with
 //! assumption literals.
 

@@ -85,7 +85,7 @@ pub struct RouteModel {
     knights: usize,
     /// The knights' squares of each node, `knights` entries per node.
     squares: Vec<u16>,
-    /// out[v]: the jumps out of node `v` (indices into the jumps).
+    /// `out[v]`: the jumps out of node `v` (indices into the jumps).
     out: Vec<Vec<usize>>,
 }
 

@@ -1,7 +1,7 @@
 //! The certificate of a branch-and-bound search, written from what the search itself used.
 //!
-//! Every bound the search of [`crate::driver::placement::branch_and_bound`] relies on is a
-//! nonnegative combination of rows: the row multipliers of a relaxation, scaled to integers,
+//! Every bound the branch-and-bound search of placements (`driver::placement::branch_and_bound`)
+//! relies on is a nonnegative combination of rows: the row multipliers of a relaxation, scaled to integers,
 //! plus the objective-improving constraint. Written as a VeriPB `pol` step, such a combination
 //! is a constraint that, under the decisions of the node where it was used, is false (the node
 //! is pruned) or propagates what reduced costs or strong branching fixed there. The tree then

@@ -102,7 +102,7 @@ pub struct TourEncoding {
     /// The targets whose untouched count is bounded together: all of them, or for a lone
     /// knight on squares of one colour, those of each colour (the light ones first).
     count_classes: Vec<Vec<usize>>,
-    /// A lone knight's start colour (see [`colour`]), if all its candidate starts share it: then
+    /// A lone knight's start colour (see [`Board::colour`](crate::geometry::Board::colour)), if all its candidate starts share it: then
     /// its colour at every time is known.
     start_colour: Option<usize>,
     /// A lone knight whose candidate starts have both colours: the literal "it starts on colour
