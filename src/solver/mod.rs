@@ -1,9 +1,10 @@
 //! SAT solvers behind one small trait, so that the driver never depends on a particular solver.
 //!
 //! Literals are RustSAT's [`Lit`], the currency of the encodings. Each backend is one file:
-//! [`varisat`] is pure Rust, [`cadical`] is compiled from C++ by the
-//! system's compiler; both are always built. The linear-programming solvers sit beside them: [`highs`] (the MIP backend, cargo
-//! feature `mip`) and [`simplex`] (the dual simplex of the placement search, pure Rust).
+//! [`varisat`] is pure Rust, [`cadical`] is compiled from C++ by the system's compiler; both
+//! are always built. The linear-programming solvers sit beside them: [`highs`] (the MIP
+//! backend, cargo feature `mip`) and [`simplex`] (the dual simplex of the placement search,
+//! pure Rust).
 
 mod cadical;
 pub mod highs;
