@@ -82,7 +82,7 @@ mod highs {
     }
 
     /// Finegold's route leg by leg. The two-knight tour (40 s for HiGHS) is left to `bench`;
-    /// random tours are compared with exhaustive search in `tests/tour_differential.rs`.
+    /// random tours are compared with exhaustive search in `tests/tour_differential/`.
     #[test]
     fn finegold_agrees_with_the_published_optimum() {
         agree("finegold.toml", 158, &[]);
