@@ -123,8 +123,8 @@ pub struct Lp {
     pivot_column: Vec<f64>,
     /// Scratch: the columns the ratio test may take, with their tableau entries.
     eligible: Vec<(usize, f64)>,
-    /// The rows whose basic value may lie outside its bounds, in order: every such row is
-    /// listed (and a few that no longer are may be) while a solve runs.
+    /// The rows whose basic value lies outside its bounds, in order, while a solve runs: listed
+    /// at its start and after a rebuild, and again by each pivot's pass over the basic values.
     infeasible: Vec<usize>,
     /// Scratch: a row of `B⁻¹` derived for a basic slack (its stored part).
     derived: Vec<f64>,

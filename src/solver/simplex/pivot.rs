@@ -17,7 +17,7 @@ impl Lp {
     }
 
     /// The row whose basic variable violates its bound the most per steepest-edge weight,
-    /// among the rows [`Lp::find_infeasible`] or the last pivot listed.
+    /// among the rows [`Lp::find_infeasible`] or the last pivot listed (all of them).
     pub(super) fn leaving_row(&self) -> Option<usize> {
         let mut leave = None;
         let mut worst = 0.0;
