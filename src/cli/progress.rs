@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use knights_sat::driver::{Event, Query, SearchStats};
+use knights_sat::render::percent;
 use knights_sat::solver::Answer;
 
 /// A live view of a running search.
@@ -91,15 +92,16 @@ impl Progress {
     }
 }
 
-/// A branch and bound's progress: nodes, the proven bound, the best placement and the
-/// subtrees still open.
+/// A branch and bound's progress: nodes, the proven bound, the best placement, the share of
+/// the tree closed and the subtrees still open.
 fn search_message(search: &SearchStats) -> String {
     let or_dash = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
     format!(
-        "branch and bound: {} nodes, bound {}, best {}, {} open",
+        "branch and bound: {} nodes, bound {}, best {}, {} of the tree closed, {} open",
         search.nodes,
         or_dash(search.bound),
         or_dash(search.incumbent),
+        percent(search.done),
         count(search.open_subtrees as usize, "subtree"),
     )
 }

@@ -125,6 +125,12 @@ pub struct SearchStats {
     /// search starts again from its open nodes, this counts down to zero, and says how far a
     /// long search has come.
     pub open_subtrees: u64,
+    /// The share of the tree closed, from 0 to 1: the root's share is 1, each branching
+    /// divides its node's share equally among its children, and a node closed (pruned,
+    /// infeasible, or left without children) adds its share. It reaches 1 when the search
+    /// ends; on the way it says how far the search has come, though not in proportion to time,
+    /// since subtrees of equal share may differ greatly in size.
+    pub done: f64,
     /// Variables measured by strong branching.
     pub strong_branchings: u64,
     /// Variables fixed because strong branching cut off their other side.

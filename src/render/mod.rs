@@ -25,7 +25,7 @@ pub use json::json;
 pub use json_parts::{JsonJump, JsonMove, JsonPlaced, JsonPuzzleFacts, JsonSolution};
 pub use placement::placement_text;
 pub use svg::{bench_chart, exchange_svg, placement_svg, tour_svg};
-pub use text::text;
+pub use text::{percent, text};
 pub use tour::tour_text;
 
 /// Everything an answer reports: the puzzle, how it was searched, and what was found.

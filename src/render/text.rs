@@ -53,6 +53,7 @@ fn search_table(outcome: &Outcome) -> String {
         "orbit fixed",
         "bound",
         "best",
+        "closed",
         "open subtrees",
     ];
     if threaded {
@@ -72,6 +73,7 @@ fn search_table(outcome: &Outcome) -> String {
             s.orbit_fixings.to_string(),
             or_dash(s.bound),
             or_dash(s.incumbent),
+            percent(s.done),
             s.open_subtrees.to_string(),
         ];
         if threaded {
@@ -166,4 +168,35 @@ fn stats_table(outcome: &Outcome, mip: bool) -> String {
     text.push_str(&thread_shares(outcome));
     text.push_str(&format!("\ntotal {:.3} s", outcome.seconds));
     text
+}
+
+/// A share as a percentage, with the digits that show a small one move: `37%`, `0.042%`.
+/// A share short of the whole never shows as `100%`.
+pub fn percent(share: f64) -> String {
+    const WHOLE: f64 = 1.0 - 1e-9;
+    let p = share * 100.0;
+    if share >= WHOLE {
+        "100%".to_string()
+    } else if p >= 10.0 || p <= 0.0 {
+        format!("{:.0}%", p.floor())
+    } else {
+        // Two significant digits.
+        let digits = (1 - p.log10().floor() as i32).max(0) as usize;
+        format!("{p:.digits$}%")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+
+    #[test]
+    fn percentages_keep_two_digits_and_never_round_up_to_the_whole() {
+        assert_eq!(percent(0.0), "0%");
+        assert_eq!(percent(0.000_423), "0.042%");
+        assert_eq!(percent(0.0123), "1.2%");
+        assert_eq!(percent(0.37), "37%");
+        assert_eq!(percent(0.9999), "99%");
+        assert_eq!(percent(1.0 - 1e-12), "100%");
+    }
 }

@@ -81,6 +81,8 @@ impl Cube {
             fixed: fixed.collect(),
             rest: None,
             bound: self.bound.unwrap_or(f64::NEG_INFINITY),
+            // The cube's search reports how far it has come through the cube's own tree.
+            share: 1.0,
         })
     }
 }
@@ -173,8 +175,7 @@ pub(super) fn open_nodes(
     best = search_longer(puzzle, prepared, (best, threads), emit)?;
     let mut before = 0;
     for depth in 1..=MAX_DEPTH {
-        let pool =
-            Pool::new(1, Task { bound: prepared.root_bound, ..Task::default() }, problem.step, problem.maximise, false);
+        let pool = Pool::new(1, Task::root(prepared.root_bound), problem.step, problem.maximise, false);
         if let Some(cost) = best {
             pool.improve(cost, || Ok(()))?;
         }

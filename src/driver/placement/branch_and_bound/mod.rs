@@ -89,7 +89,7 @@ fn search(
         merged.incumbent = Some(value);
         emit(Event::Search(merged.total()));
     }
-    let root = vec![Task { bound: prepared.root_bound, ..Task::default() }];
+    let root = vec![Task::root(prepared.root_bound)];
     let mut pool = Pool::with_tasks(threads, root, problem.step, problem.maximise, pace.eager);
     // Trees that branch on covering rows (queens, rooks) measured no better for the split.
     if prepared.ingredients.cubes && !prepared.ingredients.row_branching {
@@ -111,7 +111,7 @@ fn search(
     // Past the budget: the search starts again from the tree's open nodes at a shallow depth,
     // best bound first; what it found and proved so far stands.
     let open = cubes::open_nodes(puzzle, &prepared, (pool.best(), threads), CUBES, started, emit)?;
-    merged.restart(open.stats.nodes, open.tasks.len());
+    merged.restart(open.stats.nodes, &open.tasks);
     merged.incumbent = open.best.map(|cost| pool::value_of(cost, problem.maximise));
     if open.tasks.is_empty() {
         cubes::report_closed(open.best, problem.maximise, emit);
@@ -448,6 +448,9 @@ struct Merged {
     before: u64,
     /// The pool's open subtrees when last asked.
     open_subtrees: u64,
+    /// The share of the tree closed before the threads started: what the passes that split
+    /// the tree closed.
+    done_before: f64,
 }
 
 impl Merged {
@@ -462,6 +465,7 @@ impl Merged {
             incumbent: None,
             before: 0,
             open_subtrees: 0,
+            done_before: 0.0,
         }
     }
 
@@ -480,9 +484,10 @@ impl Merged {
 
     /// The threads start again (their counts from zero) on `open` subtrees, after `passes`
     /// nodes of splitting. The subtrees the stopped search left open are closed or among them.
-    fn restart(&mut self, passes: u64, open: usize) {
+    fn restart(&mut self, passes: u64, open: &[Task]) {
         self.before = self.nodes() + passes;
-        self.open_subtrees = open as u64;
+        self.open_subtrees = open.len() as u64;
+        self.done_before = 1.0 - open.iter().map(|task| task.share).sum::<f64>();
         for thread in &mut self.threads {
             *thread = SearchStats::default();
         }
@@ -507,6 +512,7 @@ impl Merged {
             orbit_fixings: sum(|s| s.orbit_fixings),
             subtrees_shared: sum(|s| s.subtrees_shared),
             open_subtrees: self.open_subtrees,
+            done: self.done_before + self.threads.iter().map(|s| s.done).sum::<f64>(),
             strong_branchings: sum(|s| s.strong_branchings),
             fixed_by_strong_branching: sum(|s| s.fixed_by_strong_branching),
             subtree_cuts: sum(|s| s.subtree_cuts),

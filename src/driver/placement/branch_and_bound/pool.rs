@@ -30,6 +30,16 @@ pub(super) struct Task {
     pub rest: Option<Branching>,
     /// A lower bound on the cost of every placement in the subtree.
     pub bound: f64,
+    /// The subtree's share of the tree: the root's is 1, and each branching divides its
+    /// node's share equally among its children ([`SearchStats::done`]).
+    pub share: f64,
+}
+
+impl Task {
+    /// The root of the tree, of bound `bound`.
+    pub fn root(bound: f64) -> Task {
+        Task { bound, share: 1.0, ..Task::default() }
+    }
 }
 
 /// A k-way branching: child `i` places candidate `i` after the orbits of the earlier

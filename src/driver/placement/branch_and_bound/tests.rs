@@ -15,7 +15,7 @@ fn a_restart_counts_its_own_open_subtrees() {
     let stopped = Pool::with_tasks(1, vec![Task::default(), Task::default()], 1, false, false);
     let mut merged = Merged::new(1, std::time::Instant::now(), 0, 0);
     assert_eq!(merged.total_with(&stopped).open_subtrees, 2);
-    merged.restart(5, 0);
+    merged.restart(5, &[]);
     assert_eq!(merged.total().open_subtrees, 0);
 }
 
@@ -57,6 +57,13 @@ fn run(
     (best, bound, last)
 }
 
+/// The last report of a finished search: no subtree left open, and the shares of the
+/// closed nodes summing to the whole tree (a node counted twice, or missed, shows here).
+fn assert_finished(last: &SearchStats, context: &str) {
+    assert_eq!(last.open_subtrees, 0, "{context}: a finished search left subtrees open");
+    assert!((last.done - 1.0).abs() < 1e-9, "{context}: the closed nodes' shares sum to {}, not 1", last.done);
+}
+
 /// Subtrees handed over at every node still prove the published optima (OEIS A006075,
 /// A075458), on one thread (the queue in bound order) and on three.
 #[test]
@@ -69,7 +76,7 @@ fn subtrees_handed_over_at_every_node_keep_the_optimum() {
             let context = format!("{letter} {n}x{n} on {threads} threads");
             assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
             assert!(last.subtrees_shared > 0, "{context}: no subtree was handed over");
-            assert_eq!(last.open_subtrees, 0, "{context}: a finished search left subtrees open");
+            assert_finished(&last, &context);
         }
     }
 }
@@ -94,9 +101,10 @@ fn every_ingredient_switched_off_keeps_the_optimum() {
     for (name, ingredients) in without {
         for threads in [1, 2] {
             for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (10, "Q", 5), (11, "Q", 5)] {
-                let (best, bound, _) = run(n, letter, ingredients, threads, Pace::DEFAULT);
+                let (best, bound, last) = run(n, letter, ingredients, threads, Pace::DEFAULT);
                 let context = format!("{letter} {n}x{n} without {name} on {threads} threads");
                 assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
+                assert_finished(&last, &context);
             }
         }
     }
@@ -137,7 +145,7 @@ fn restarts_keep_the_optimum(all: Ingredients, pace: Pace) -> u64 {
                 let (best, bound, last) = run(n, letter, ingredients, threads, pace);
                 let context = format!("{letter} {n}x{n} on {threads} threads, {ingredients:?}");
                 assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
-                assert_eq!(last.open_subtrees, 0, "{context}: a finished search left subtrees open");
+                assert_finished(&last, &context);
                 subtree_cuts += last.subtree_cuts;
             }
         }

@@ -79,7 +79,10 @@ impl Worker<'_> {
             self.cx.symmetries.stabiliser(&self.decided_one, &self.decided_zero, &self.is_one, &self.is_zero);
         let (candidates, covering) = match self.candidates(bound, &subgroup) {
             Candidates::Vars(candidates, covering) => (candidates, covering),
-            Candidates::Pruned => return Ok(()),
+            Candidates::Pruned => {
+                self.closed(self.share);
+                return Ok(());
+            }
             Candidates::Fix(fixings) => {
                 // The node again, with what strong branching proved: its bound can only rise.
                 self.stats.fixed_by_strong_branching += fixings.len() as u64;
@@ -88,12 +91,17 @@ impl Worker<'_> {
                         self.problem.assign(v, one, &mut self.lp);
                     }
                 }
-                return if self.problem.propagate(&mut self.lp) { self.node() } else { Ok(()) };
+                if !self.problem.propagate(&mut self.lp) {
+                    self.closed(self.share);
+                    return Ok(());
+                }
+                return self.node();
             }
         };
         if candidates.is_empty() {
             // Every variable is fixed and the relaxation was not integral: rounding trouble.
             let values: Vec<bool> = self.problem.value.iter().map(|&v| v == 1).collect();
+            self.closed(self.share);
             return self.offer(&values);
         }
         let single = candidates.len() == 1 && !covering;
@@ -105,6 +113,8 @@ impl Worker<'_> {
         let start = self.problem.trail.len();
         let zeros_before = self.decided_zero.len();
         let path_before = self.path.len();
+        let children = branching.candidates.len() + usize::from(branching.single);
+        let share = self.share / children as f64;
         self.frames.push(Frame {
             branching,
             child: 0,
@@ -114,6 +124,7 @@ impl Worker<'_> {
             trail: start,
             path: path_before,
             bound,
+            share,
             given: false,
         });
         let result = self.children();
@@ -141,13 +152,17 @@ impl Worker<'_> {
             match self.problem.value[c] {
                 // Emptied already (by the orbits emptied before, or by reduced costs): its
                 // child holds nothing.
-                0 => continue,
+                0 => {
+                    self.closed(self.frames[frame].share);
+                    continue;
+                }
                 // Placed by the propagation of the earlier children's orbits (the last
                 // candidate left in a covering row, say): the node as it stands is this
                 // child, and every later child lies inside it.
                 1 => {
                     self.frames[frame].child = i;
                     self.frames[frame].in_last_child = true;
+                    self.share = self.frames[frame].share_from(i);
                     return self.node();
                 }
                 _ => {}
@@ -161,10 +176,12 @@ impl Worker<'_> {
             self.decided_one.push(c);
             self.path.push((c, true));
             self.is_one[c] = true;
+            self.share = self.frames[frame].share;
             if self.problem.propagate(&mut self.lp) {
                 self.node()?;
             } else {
                 self.log_leaf();
+                self.closed(self.share);
             }
             self.is_one[c] = false;
             self.decided_one.pop();
@@ -191,12 +208,15 @@ impl Worker<'_> {
                 log.orbit(&self.path[..before], c, &images);
             }
 
+            let rest = self.frames[frame].share_from(i + 1);
             if !self.problem.propagate(&mut self.lp) {
                 self.log_leaf();
+                self.closed(rest);
                 return Ok(());
             }
             if self.frames[frame].branching.single {
                 self.frames[frame].in_last_child = true;
+                self.share = rest;
                 return self.node();
             }
         }

@@ -81,14 +81,25 @@ struct Frame {
     path: usize,
     /// The node's bound.
     bound: f64,
+    /// Each child's share of the tree ([`Task::share`]).
+    share: f64,
     /// The remaining children were given to another thread.
     given: bool,
 }
 
 impl Frame {
     fn has_more(&self) -> bool {
-        let b = &self.branching;
-        !self.given && !self.in_last_child && (self.child + 1 < b.candidates.len() || b.single)
+        !self.given && !self.in_last_child && self.child + 1 < self.children()
+    }
+
+    /// The number of children: one per candidate, and a second for a single candidate.
+    fn children(&self) -> usize {
+        self.branching.candidates.len() + usize::from(self.branching.single)
+    }
+
+    /// The share of the tree of the children from `child` on.
+    fn share_from(&self, child: usize) -> f64 {
+        self.share * (self.children() - child) as f64
     }
 }
 
@@ -115,6 +126,8 @@ pub(super) struct Worker<'a> {
     frames: Vec<Frame>,
     /// The bound of each node on the path whose children are still being searched.
     open_bounds: Vec<f64>,
+    /// The share of the tree ([`Task::share`]) of the node about to be searched.
+    share: f64,
     /// The bound of the task being searched, and the least open bound last published.
     task_bound: f64,
     published: f64,
@@ -146,6 +159,7 @@ impl<'a> Worker<'a> {
             path: Vec::new(),
             frames: Vec::new(),
             open_bounds: Vec::new(),
+            share: 0.0,
             task_bound: f64::NEG_INFINITY,
             published: f64::NEG_INFINITY,
             stats: SearchStats { symmetries: cx.symmetries.len(), ..SearchStats::default() },
@@ -176,6 +190,7 @@ impl<'a> Worker<'a> {
     /// Searches one subtree: replays its decisions, then the tree below.
     fn search(&mut self, task: Task) -> Result<(), Error> {
         self.task_bound = task.bound;
+        self.share = task.share;
         self.task_nodes = self.stats.nodes;
         self.next_hand_over = self.cx.subtree_cuts.map_or(u64::MAX, |cuts| cuts.hand_over_every);
         self.published = task.bound;
@@ -207,6 +222,7 @@ impl<'a> Worker<'a> {
         let result = match task.rest {
             _ if !feasible || !self.problem.propagate(&mut self.lp) => {
                 self.log_leaf();
+                self.closed(task.share);
                 Ok(())
             }
             None => self.node(),
@@ -344,7 +360,15 @@ impl<'a> Worker<'a> {
             single: false,
             subgroup: frame.branching.subgroup.clone(),
         });
-        let task = Task { ones: self.decided_one[..frame.ones].to_vec(), zeros, path, fixed, rest, bound: frame.bound };
+        let task = Task {
+            ones: self.decided_one[..frame.ones].to_vec(),
+            zeros,
+            path,
+            fixed,
+            rest,
+            bound: frame.bound,
+            share: frame.share_from(frame.child + 1),
+        };
         self.cx.pool.give(task);
     }
 
@@ -358,7 +382,13 @@ impl<'a> Worker<'a> {
             fixed: self.problem.trail.iter().map(|&v| (v, value[v] == 1)).collect(),
             rest: None,
             bound,
+            share: self.share,
         }
+    }
+
+    /// Counts a node or nodes closed, of `share` of the tree together.
+    fn closed(&mut self, share: f64) {
+        self.stats.done += share;
     }
 
     /// Searches the current node (already propagated).
@@ -390,6 +420,7 @@ impl<'a> Worker<'a> {
             let (bound, reduced) = self.problem.lagrangian(&duals);
             if bound > cutoff {
                 self.log(&duals, true);
+                self.closed(self.share);
                 return Ok(());
             }
             if let LpStatus::Cutoff(_) = status {
@@ -415,6 +446,7 @@ impl<'a> Worker<'a> {
                 self.log(&duals, true);
             }
             if !self.problem.propagate(&mut self.lp) {
+                self.closed(self.share);
                 return Ok(());
             }
             if self.problem.trail.len() == before {
@@ -428,6 +460,7 @@ impl<'a> Worker<'a> {
                 // new cutoff, unless rounding says otherwise, and then the node is searched.
                 if bound > self.cutoff() {
                     self.log(&duals, true);
+                    self.closed(self.share);
                     return Ok(());
                 }
             }
@@ -465,7 +498,8 @@ impl<'a> Worker<'a> {
 
     /// The relaxation is infeasible: the node is closed once the simplex's Farkas proof is
     /// checked exactly, and when certified that proof is recorded.
-    fn refute_infeasible(&self) -> Result<(), Error> {
+    fn refute_infeasible(&mut self) -> Result<(), Error> {
+        self.closed(self.share);
         match self.cx.log {
             Some(log) => log.refute_infeasible(&self.path, &self.problem, &self.lp),
             None => proof_log::proven_infeasible(&self.problem, &self.lp).map(drop),
