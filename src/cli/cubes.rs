@@ -197,6 +197,10 @@ fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write)
             sum / times.len() as f64
         )?;
     }
+    if let Some(closed) = report.closed {
+        let share = render::percent(closed);
+        writeln!(out, "  the tree closed: {share} by share (the nodes the split closed, and the cubes searched)")?;
+    }
     for (id, why) in &report.failed {
         writeln!(out, "  cube {id} failed: {why}")?;
     }

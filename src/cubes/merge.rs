@@ -28,6 +28,9 @@ pub struct MergeReport {
     /// (every placement better than the best found lies in a cube not yet searched, whose
     /// bound it cannot beat), if each of them has one.
     pub open_bound: Option<usize>,
+    /// A placement job whose cubes state their shares of the tree: the share the split and
+    /// the cubes searched closed together (1 once every cube is searched).
+    pub closed: Option<f64>,
     /// Several knights for the fewest time steps: every cube asked the best route's steps, so
     /// its moves are the fewest in as many steps (each cube that found a route that short
     /// took the fewest moves it holds). A cube asks no horizon another cube has announced, so
@@ -154,12 +157,16 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         && best.as_ref().is_some_and(|(steps, _, _)| {
             searched.iter().all(|r| r.value == Some(*steps) || r.refuted_to.is_some_and(|to| to >= *steps))
         });
-    let mut report = MergeReport { job, puzzle, searched, failed, missing, best, open_bound: None, fewest_moves };
+    let mut report =
+        MergeReport { job, puzzle, searched, failed, missing, best, open_bound: None, closed: None, fewest_moves };
     if let JobCubes::Placement(cubes) = &cubes {
         let bounds: Vec<Option<f64>> = report.to_redo().iter().map(|&id| cubes.get(id).and_then(|c| c.bound)).collect();
         if !bounds.is_empty() {
             report.open_bound = open_bound(bounds.into_iter(), report.best.as_ref().map(|b| b.0), minimise);
         }
+        let open: Option<f64> = report.to_redo().iter().map(|&id| cubes.get(id).and_then(|c| c.share)).sum();
+        report.closed =
+            open.map(|open| (1.0 - open).clamp(0.0, 1.0)).filter(|_| cubes.iter().all(|c| c.share.is_some()));
     }
     Ok(report)
 }

@@ -79,6 +79,12 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     assert!(bound <= 32, "a bound past the published optimum");
     let stated = format!("feasible: {best} pieces found; {} pieces proved impossible", bound - 1);
     assert!(run.stdout.contains(&stated), "expected \"{stated}\" in {}", run.stdout);
+    // Each cube states its share of the tree; those left open keep the merge short of 100%.
+    let shares: Vec<f64> = split.as_array().unwrap().iter().map(|cube| cube["share"].as_f64().unwrap()).collect();
+    assert!(shares.iter().all(|&s| s > 0.0 && s <= 1.0), "{shares:?}");
+    assert!(shares.iter().sum::<f64>() <= 1.0 + 1e-9, "the cubes' shares pass the whole tree: {shares:?}");
+    let line = run.stdout.lines().find(|l| l.contains("the tree closed: ")).expect("the share closed");
+    assert!(!line.contains(" 100% "), "three cubes searched close the whole tree: {line}");
     let run = knights_sat(&["merge", path, "--missing"]);
     assert_eq!(run.stdout.trim(), format!("3-{}", cubes - 1));
 
@@ -89,6 +95,7 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("optimal: 32 pieces; 31 pieces proved impossible"), "{}", run.stdout);
     assert!(run.stdout.contains(&format!("{cubes} of {cubes} cubes searched")), "{}", run.stdout);
+    assert!(run.stdout.contains("the tree closed: 100% by share"), "{}", run.stdout);
     assert_eq!(knights_sat(&["merge", path, "--missing"]).stdout.trim(), "");
 
     // A lost result: named, and searched again alone; a result that exists is not.

@@ -52,6 +52,10 @@ pub struct Cube {
     /// split that was not certified).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub path: Vec<Decision>,
+    /// The node's share of the tree ([`SearchStats::done`]): the cubes' shares and those of
+    /// the nodes the split closed sum to 1 (absent from the cubes of older splits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
 }
 
 impl Cube {
@@ -64,6 +68,7 @@ impl Cube {
             fixed_ones: fixed_ones.into_iter().map(|f| f.0).collect(),
             fixed_zeros: fixed_zeros.into_iter().map(|f| f.0).collect(),
             bound: task.bound.is_finite().then_some(task.bound),
+            share: Some(task.share),
         }
     }
 
