@@ -50,6 +50,11 @@ fn edit(dir: &Path, file: &str, change: impl FnOnce(String) -> String) {
     std::fs::write(path, changed).unwrap();
 }
 
+/// Rewrites each line of `file` in `dir` by `change`; fails if nothing changed.
+fn edit_lines(dir: &Path, file: &str, change: impl Fn(&str) -> String) {
+    edit(dir, file, |t| t.lines().map(change).collect::<Vec<_>>().join("\n") + "\n");
+}
+
 const DOMINATION_5X5: &str = "kind = \"domination\"\nname = \"knights 5x5\"\nboard = \"5x5\"\npieces = \"N\"\n";
 
 /// Verifies a certificate and checks that every part passed and the value is `value`.
@@ -310,15 +315,9 @@ fn a_certificate_of_the_search_tree_is_checked_bound_by_bound() {
     let improving = f + 1;
     let dir2 = copy(&dir, "tree-no-objective");
     let suffix = format!(" {improving} 1048576 * +");
-    edit(&dir2, "proof.pbp", |t| {
-        t.lines()
-            .map(|line| match line.strip_suffix(&suffix) {
-                Some(rest) if line.starts_with("pol ") => rest.to_string(),
-                _ => line.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
+    edit_lines(&dir2, "proof.pbp", |line| match line.strip_suffix(&suffix) {
+        Some(rest) if line.starts_with("pol ") => rest.to_string(),
+        _ => line.to_string(),
     });
     assert_ne!(std::fs::read_to_string(dir2.join("proof.pbp")).unwrap(), proof, "the objective was in the bounds");
     let run = verify(&dir2);

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::common::{knights_sat, puzzle_file};
-use super::{assert_verified, certify, copy, edit, fresh_dir, verify, DOMINATION_5X5};
+use super::{assert_verified, certify, copy, edit, edit_lines, fresh_dir, verify, DOMINATION_5X5};
 
 #[test]
 fn tampering_with_any_part_is_caught_and_named() {
@@ -35,16 +35,10 @@ fn tampering_with_any_part_is_caught_and_named() {
 
     // c: a proof line altered (the logged solution has one more knight, on a1 or off it).
     let dir = copy(&good, "tamper-proof-altered");
-    edit(&dir, "proof.pbp", |t| {
-        t.lines()
-            .map(|line| match line.strip_prefix("soli ") {
-                Some(rest) if rest.contains("~x1 ") => format!("soli {}", rest.replacen("~x1 ", "x1 ", 1)),
-                Some(rest) => format!("soli {}", rest.replacen("x1 ", "~x1 ", 1)),
-                None => line.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
+    edit_lines(&dir, "proof.pbp", |line| match line.strip_prefix("soli ") {
+        Some(rest) if rest.contains("~x1 ") => format!("soli {}", rest.replacen("~x1 ", "x1 ", 1)),
+        Some(rest) => format!("soli {}", rest.replacen("x1 ", "~x1 ", 1)),
+        None => line.to_string(),
     });
     let run = verify(&dir);
     assert_eq!(run.code, 1, "{}", run.stdout);
@@ -52,21 +46,15 @@ fn tampering_with_any_part_is_caught_and_named() {
 
     // c: the conclusion claims a better value.
     let dir = copy(&good, "tamper-conclusion");
-    edit(&dir, "proof.pbp", |t| {
-        t.lines()
-            .map(|line| match line.strip_prefix("conclusion BOUNDS 5 ") {
-                Some(rest) => {
-                    let mut words: Vec<&str> = rest.split_whitespace().collect();
-                    if let Some(last) = words.last_mut() {
-                        *last = "4";
-                    }
-                    format!("conclusion BOUNDS 4 {}", words.join(" "))
-                }
-                None => line.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
+    edit_lines(&dir, "proof.pbp", |line| match line.strip_prefix("conclusion BOUNDS 5 ") {
+        Some(rest) => {
+            let mut words: Vec<&str> = rest.split_whitespace().collect();
+            if let Some(last) = words.last_mut() {
+                *last = "4";
+            }
+            format!("conclusion BOUNDS 4 {}", words.join(" "))
+        }
+        None => line.to_string(),
     });
     let run = verify(&dir);
     assert_eq!(run.code, 1, "{}", run.stdout);
