@@ -190,11 +190,13 @@ pub(super) fn open_nodes(
             log.take();
         }
         let mut merged = Merged::new(1, started, prepared.symmetries.len(), prepared.cuts);
-        // The pool counts a kept node as searched: its bounds prove nothing here.
-        run_tree(puzzle, prepared, &pool, (Some(&at), None), &mut merged, &mut |event| {
-            if !matches!(event, Event::Bound(_) | Event::Infeasible(_)) {
-                emit(event);
-            }
+        merged.incumbent = best.map(|cost| super::pool::value_of(cost, problem.maximise));
+        // The pool counts a kept node as searched: its bounds prove nothing here, and the
+        // pass's progress reports none.
+        run_tree(puzzle, prepared, &pool, (Some(&at), None), &mut merged, &mut |event| match event {
+            Event::Bound(_) | Event::Infeasible(_) => {}
+            Event::Search(stats) => emit(Event::Search(SearchStats { bound: None, ..stats })),
+            event => emit(event),
         })?;
         best = pool.best();
         let tasks = at.cubes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -50,7 +50,16 @@ fn run(
     search(&puzzle, ingredients, threads, pace, &mut |event| match event {
         Event::Solution { value, .. } => best = Some(value),
         Event::Bound(value) => bound = Some(value),
-        Event::Search(stats) => last = stats,
+        Event::Search(stats) => {
+            // The progress never reports a bound it later takes back.
+            let highest = last.bound.max(stats.bound.or(last.bound));
+            assert!(
+                stats.bound.is_none_or(|now| Some(now) >= highest),
+                "{letter} {n}x{n}: bound {:?} after {highest:?}",
+                stats.bound
+            );
+            last = SearchStats { bound: highest, ..stats };
+        }
         _ => {}
     })
     .unwrap();
