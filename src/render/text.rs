@@ -170,8 +170,9 @@ fn stats_table(outcome: &Outcome, mip: bool) -> String {
     text
 }
 
-/// A share as a percentage, with the digits that show a small one move: `37%`, `0.042%`.
-/// A share short of the whole never shows as `100%`.
+/// A share as a percentage: whole percents from 10% on, two significant digits below, so
+/// that a small share shows it is moving (`37%`, `1.2%`, `0.042%`). A share short of the
+/// whole never shows as `100%`.
 pub fn percent(share: f64) -> String {
     const WHOLE: f64 = 1.0 - 1e-9;
     let p = share * 100.0;
