@@ -160,6 +160,7 @@ impl SolveSettings {
                 local_search: !options.no_local_search,
                 row_branching: !options.no_row_branching,
                 cuts: !options.no_cuts,
+                ring_cut: options.ring_cut,
                 strong_branching: !options.no_strong_branching,
                 strong_at_top: !options.no_strong_at_top,
                 cubes: !options.no_cubes,

@@ -16,6 +16,11 @@ pub struct PlacementModel {
 }
 
 impl PlacementModel {
+    /// The square of `variable`'s piece, if it is a variable of the model.
+    pub fn square_of(&self, variable: usize) -> Option<Square> {
+        self.pieces.iter().find(|p| p.0 == variable).map(|p| p.1)
+    }
+
     /// The placement that `values` (one per variable) describe.
     pub fn placement(&self, values: &[bool]) -> Placement {
         self.pieces.iter().filter(|p| values[p.0]).map(|&(_, square, kind)| (square, kind)).collect()

@@ -19,6 +19,10 @@ pub struct Ingredients {
     pub row_branching: bool,
     /// Zero-half cuts from the covering rows at the root ([`cuts`](super::cuts)).
     pub cuts: bool,
+    /// The ring cut at the root: the integrality of the covering rows near the edge, carried
+    /// into the relaxation by one row ([`ring`](super::ring)); never in a certified search,
+    /// and off by default.
+    pub ring_cut: bool,
     /// Reliability branching among the fractional variables ([`strong`](super::strong);
     /// otherwise the most fractional one).
     pub strong_branching: bool,
@@ -46,6 +50,7 @@ impl Default for Ingredients {
             local_search: true,
             row_branching: true,
             cuts: true,
+            ring_cut: false,
             strong_branching: true,
             strong_at_top: true,
             cubes: true,

@@ -30,6 +30,7 @@ mod orbits;
 mod pool;
 mod problem;
 mod proof_log;
+mod ring;
 mod strong;
 mod tree;
 mod tree_proof;
@@ -54,6 +55,9 @@ use problem::{Problem, MAX_BASIS_ROWS};
 use proof_log::ProofLog;
 use tree::{Context, SplitAt, SubtreeCuts, Worker};
 pub use tree_proof::{Combination, CutOrigin, Decision, OrbitFixing, TreeProof};
+
+/// The longest the ring cut's column generation may take at the root.
+const RING_TIME: Duration = Duration::from_secs(30);
 
 /// Whether the branch-and-bound search can take `puzzle` (its linear model exists).
 pub fn supports(puzzle: &PlacementPuzzle) -> bool {
@@ -256,7 +260,19 @@ fn prepare(
                 }
                 cuts::Separation::default()
             }
-            None if ingredients.cuts => cuts::strengthen(&mut problem),
+            None if ingredients.cuts => {
+                let ring_cut = (ingredients.ring_cut && !ingredients.certify)
+                    .then(|| {
+                        let (ring, angle) = ring::ring_of(puzzle, &model);
+                        ring::ring_cut(&problem, &ring, &|v: usize| angle[v], RING_TIME)
+                    })
+                    .flatten();
+                let separation = cuts::strengthen(&mut problem);
+                if let Some((terms, rhs)) = ring_cut {
+                    problem.add_row(terms, rhs);
+                }
+                separation
+            }
             None => cuts::Separation::default(),
         };
         (problem, separation)
