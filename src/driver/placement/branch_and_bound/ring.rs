@@ -14,7 +14,7 @@
 //!
 //! The row is no Chvátal-Gomory step, so a certified search goes without it. It is off by
 //! default (`--ring-cut` asks for it): knight domination 17x17 has the root bound 43 with it
-//! against 41, but the tree below it is the larger, and the proof took 242 s against 56 s
+//! against 41, but the tree below it is the larger, and the proof took 200 s against 56 s
 //! (one run each); a single row is one face of the ring's hull, which the first branchings
 //! leave behind.
 
