@@ -219,26 +219,14 @@ fn triple(problem: &Problem, x: &[f64], rows: [usize; 3], base: f64, count: &mut
 
 #[cfg(test)]
 mod tests {
-    use knights_sat_encodings::geometry::{Board, PawnDirection};
     use knights_sat_encodings::linear::placement_model;
-    use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
 
+    use super::super::tests::domination;
     use super::{for_subtree, Problem};
 
     /// The program of domination of a `n`x`n` board by `letter`.
     fn program(n: usize, letter: &str) -> Problem {
-        let kinds = KindRule::parse_letters(letter).unwrap();
-        let puzzle = PlacementPuzzle::new(
-            None,
-            Board::new(n, n).unwrap(),
-            PlacementGoal::Domination,
-            kinds,
-            PawnDirection::Up,
-            Vec::new(),
-            Vec::new(),
-        )
-        .unwrap();
-        Problem::new(&placement_model(&puzzle).unwrap().model)
+        Problem::new(&placement_model(&domination(n, letter)).unwrap().model)
     }
 
     /// Every cut separated for a subtree holds for every placement of the subtree, found by

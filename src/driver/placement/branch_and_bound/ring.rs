@@ -375,24 +375,14 @@ fn gcd(a: i64, b: i64) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use knights_sat_encodings::geometry::{Board, PawnDirection};
     use knights_sat_encodings::linear::{placement_model, PlacementModel};
-    use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, PlacementPuzzle};
+    use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
+    use super::super::tests;
     use super::{ring_cut, ring_of, Problem, RingCover};
 
     fn domination(n: usize, letter: &str) -> (PlacementPuzzle, PlacementModel) {
-        let kinds = KindRule::parse_letters(letter).unwrap();
-        let puzzle = PlacementPuzzle::new(
-            None,
-            Board::new(n, n).unwrap(),
-            PlacementGoal::Domination,
-            kinds,
-            PawnDirection::Up,
-            Vec::new(),
-            Vec::new(),
-        )
-        .unwrap();
+        let puzzle = tests::domination(n, letter);
         let model = placement_model(&puzzle).unwrap();
         (puzzle, model)
     }

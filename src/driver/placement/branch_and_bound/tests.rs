@@ -8,6 +8,20 @@ use knights_sat_encodings::puzzle::placement::{KindRule, PlacementGoal, Placemen
 use super::{search, Ingredients, Merged, Pace, Pool, SubtreeCuts, Task};
 use crate::driver::{Event, SearchStats};
 
+/// Domination of the `n`x`n` board by the kinds of `letters`.
+pub(super) fn domination(n: usize, letters: &str) -> PlacementPuzzle {
+    PlacementPuzzle::new(
+        None,
+        Board::new(n, n).unwrap(),
+        PlacementGoal::Domination,
+        KindRule::parse_letters(letters).unwrap(),
+        PawnDirection::Up,
+        Vec::new(),
+        Vec::new(),
+    )
+    .unwrap()
+}
+
 /// A search stopped at its budget with subtrees open, whose passes from the root then
 /// close the tree, reports none open: the count is the restart's, not the stopped one's.
 #[test]
@@ -36,16 +50,7 @@ fn run(
     threads: usize,
     pace: Pace,
 ) -> (Option<usize>, Option<usize>, SearchStats) {
-    let puzzle = PlacementPuzzle::new(
-        None,
-        Board::new(n, n).unwrap(),
-        PlacementGoal::Domination,
-        KindRule::parse_letters(letter).unwrap(),
-        PawnDirection::Up,
-        Vec::new(),
-        Vec::new(),
-    )
-    .unwrap();
+    let puzzle = domination(n, letter);
     let (mut best, mut bound, mut last) = (None, None, SearchStats::default());
     search(&puzzle, ingredients, threads, pace, &mut |event| match event {
         Event::Solution { value, .. } => best = Some(value),
