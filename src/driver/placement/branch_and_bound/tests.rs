@@ -111,6 +111,8 @@ fn every_ingredient_switched_off_keeps_the_optimum() {
         ("cubes", Ingredients { cubes: false, ..all }),
         ("cuts at the tops of cubes", Ingredients { subtree_cuts: false, ..all }),
         ("local search and symmetry", Ingredients { local_search: false, symmetry: false, ..all }),
+        // Not switched off but on: the ring cut is off by default.
+        ("nothing, and with the ring cut on", Ingredients { ring_cut: true, ..all }),
     ];
     for (name, ingredients) in without {
         for threads in [1, 2] {
