@@ -18,7 +18,8 @@
 //! (one run each); a single row is one face of the ring's hull, which the first branchings
 //! leave behind. The loss is in the reliability branching: branching on the most fractional
 //! variable instead, the tree with the cut closed 41% of its share in 300 s, against 36%
-//! without it.
+//! without it. Scoring by the weighted sum of the gains instead of their product, the cut's
+//! 17x17 took 118.7 s, against 35.9 s without it, and its 18x18 was not proved in 2,400 s.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -1,8 +1,12 @@
 //! Reliability branching: which fractional variable to branch on when the covering rows are
 //! short.
 //!
-//! A variable's score is the product of the bound gains of its two children (emptied, placed),
-//! so a variable that moves both sides beats one that moves one side a lot. A gain is measured
+//! A variable's score is a weighted sum of the bound gains of its two children (emptied,
+//! placed), the smaller gain counting five times the larger, so a variable that moves both
+//! sides beats one that moves one side a lot. (The product of the gains, the score before it,
+//! took knight domination 18x18 2,155 s and 4.1 million nodes on two threads, against 1,793 s
+//! and 3.0 million nodes, one run each; 17x17 61.3 and 41.8 s, against 35.9 and 35.6 s; and
+//! with the ring cut, 17x17 was not proved in 300 s, against 118.7 s.) A gain is measured
 //! by strong branching — the relaxation solved again on a copy with the variable fixed — until
 //! the variable's pseudocost (the mean gain per unit of change measured so far) is reliable,
 //! and estimated from the pseudocost after that. The threads share the pseudocosts, and a
@@ -225,7 +229,8 @@ pub(super) fn choose(
     choice
 }
 
-/// The product of the two children's gains, each clamped.
+/// The weighted sum of the two children's gains, each clamped: the smaller counts five times.
 fn score(gains: [f64; 2]) -> f64 {
-    gains[0].clamp(GAIN_RANGE.0, GAIN_RANGE.1) * gains[1].clamp(GAIN_RANGE.0, GAIN_RANGE.1)
+    let [a, b] = gains.map(|g| g.clamp(GAIN_RANGE.0, GAIN_RANGE.1));
+    a.min(b) * (5.0 / 6.0) + a.max(b) / 6.0
 }
