@@ -4,12 +4,12 @@
 //! A variable's score is a weighted sum of the bound gains of its two children (emptied,
 //! placed), the smaller gain counting five times the larger, so a variable that moves both
 //! sides beats one that moves one side a lot. (The product of the gains, the score before it,
-//! took knight domination 18x18 2,155 s and 4.1 million nodes on two threads, against 1,793 s
-//! and 3.0 million nodes, one run each; 17x17 61.3 and 41.8 s, against 35.9 and 35.6 s; and
-//! with the ring cut, 17x17 was not proved in 300 s, against 118.7 s.) A gain is measured
-//! by strong branching — the relaxation solved again on a copy with the variable fixed — until
-//! the variable's pseudocost (the mean gain per unit of change measured so far) is reliable,
-//! and estimated from the pseudocost after that. The threads share the pseudocosts, and a
+//! took knight domination 18x18 4.1 million nodes on two threads, against 3.0 million, one run
+//! each on different days; 17x17 61.3 and 41.8 s, against 35.9 and 35.6 s; with the ring cut,
+//! 17x17 was not proved in 300 s, against 118.7 s. Whether it helps 19x19 is not settled.)
+//! A gain is measured by strong branching — the relaxation solved again on a copy with the
+//! variable fixed — until the variable's pseudocost (the mean gain per unit of change measured
+//! so far) is reliable, and estimated from the pseudocost after that. The threads share the pseudocosts, and a
 //! measurement counts for the variable's whole orbit under the board symmetries, so few
 //! variables are measured more than once in a search. A measured side whose exact bound (the
 //! Lagrangian of the measurement's multipliers) passes the cutoff fixes the variable to its
@@ -43,9 +43,11 @@ use crate::solver::simplex::{Lp, LpStatus};
 
 /// Measurements per side after which a variable's pseudocost replaces strong branching.
 const RELIABLE: u32 = 1;
-/// Gains are clamped to this range in a score, so that a zero gain does not erase the other
-/// side's and an infeasible side does not dwarf every finite score.
+/// Gains are clamped to this range in a score, so that an infeasible side does not dwarf every
+/// finite score.
 const GAIN_RANGE: (f64, f64) = (1e-6, 1e6);
+/// The weight of the smaller of a variable's two gains in its score; the larger has the rest.
+const SMALLER_GAIN_WEIGHT: f64 = 5.0 / 6.0;
 /// A variable whose placement some symmetry of the node keeps in place has its score
 /// multiplied by this, so that the child that places it keeps symmetries for orbital fixing.
 const SYMMETRY_BONUS: f64 = 1.5;
@@ -229,8 +231,8 @@ pub(super) fn choose(
     choice
 }
 
-/// The weighted sum of the two children's gains, each clamped: the smaller counts five times.
+/// The weighted sum of the two children's gains, each clamped ([`SMALLER_GAIN_WEIGHT`]).
 fn score(gains: [f64; 2]) -> f64 {
     let [a, b] = gains.map(|g| g.clamp(GAIN_RANGE.0, GAIN_RANGE.1));
-    a.min(b) * (5.0 / 6.0) + a.max(b) / 6.0
+    a.min(b) * SMALLER_GAIN_WEIGHT + a.max(b) * (1.0 - SMALLER_GAIN_WEIGHT)
 }
