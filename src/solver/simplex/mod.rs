@@ -22,15 +22,15 @@
 //! is chosen among those alone (knight domination 19x19, one cube on one thread, two runs
 //! beside the build before: the same 24,425 nodes in 18.7 and 18.9 s against 20.6 and 20.4 s).
 //!
-//! Two textbook refinements were tried and not kept (one run each, one thread). A ratio test
-//! that flips boxed columns to their other bound instead of letting them enter (the bound
-//! flipping of most dual simplex codes) took knight domination 17x17 33.4 pivots per
-//! relaxation against 31.0, and 70.9 s against 66.0: a covering relaxation's values sit far
-//! below 1, so a flip rarely fits in the leaving row's infeasibility. Costs perturbed by a
-//! relative 1e-7 to 2e-7, against the ties of unit costs, took 17x17 57.5 s against 64.9 s
-//! (63,848 nodes against 69,531), eight cubes of 19x19 306 s against 318 s at the same time
-//! per node, and queen domination 14x14 5.2 s against 5.0 s (three runs each): within the
-//! noise of this machine, so the costs stay as given.
+//! Two textbook refinements were tried and not kept (knights on one thread, one run each; queens on
+//! two threads, three runs each). A ratio test that flips boxed columns to their other bound
+//! instead of letting them enter (the bound flipping of most dual simplex codes) took knight
+//! domination 17x17 33.4 pivots per relaxation against 31.0, and 70.9 s against 66.0: a covering
+//! relaxation's values sit far below 1, so a flip rarely fits in the leaving row's infeasibility.
+//! Costs perturbed by a relative 1e-7 to 2e-7, against the ties of unit costs, took 17x17 57.5 s
+//! against 64.9 s (63,848 nodes against 69,531), eight cubes of 19x19 306 s against 318 s at the
+//! same time per node, and queen domination 14x14 5.2 s against 5.0 s: within the noise of this
+//! machine, so the costs stay as given.
 //!
 //! Nothing here is trusted for a proof: a caller takes the row multipliers ([`Lp::duals`]) and
 //! recomputes the bound they imply from the exact rows (a Lagrangian bound, valid for any

@@ -8,15 +8,15 @@
 //! each on different days; 17x17 61.3 and 41.8 s, against 35.9 and 35.6 s; with the ring cut,
 //! 17x17 was not proved in 300 s, against 118.7 s. On 19x19 the two are even: 16 cubes of one
 //! split, one thread each, side by side, 628,647 nodes with the product against 603,317.)
-//! A gain is measured by strong branching — the relaxation solved again on a copy with the
-//! variable fixed — until the variable's pseudocost (the mean gain per unit of change measured
-//! so far) is reliable, and estimated from the pseudocost after that. The threads share the pseudocosts, and a
-//! measurement counts for the variable's whole orbit under the board symmetries, so few
-//! variables are measured more than once in a search. A measured side whose exact bound (the
-//! Lagrangian of the measurement's multipliers) passes the cutoff fixes the variable to its
-//! other side. A variable that a symmetry of the node keeps in place scores more
-//! ([`SYMMETRY_BONUS`]): the child that places it keeps that symmetry for orbital fixing,
-//! where any other child of the root of a knight domination keeps none.
+//! A gain is measured by strong branching — the relaxation solved again on a copy with the variable
+//! fixed — until the variable's pseudocost (the mean gain per unit of change measured so far) is
+//! reliable, and estimated from the pseudocost after that. The threads share the pseudocosts, and a
+//! measurement counts for the variable's whole orbit under the board symmetries, so few variables
+//! are measured more than once in a search. A measured side whose exact bound (the Lagrangian of
+//! the measurement's multipliers) passes the cutoff fixes the variable to its other side. A
+//! variable that a symmetry of the node keeps in place scores more ([`SYMMETRY_BONUS`]): the child
+//! that places it keeps that symmetry for orbital fixing, where any other child of the root of a
+//! knight domination keeps none.
 //!
 //! Measured on knight domination (two threads, one run each): the most fractional variable
 //! took 6,497 nodes on 15x15 (6.2 s); strong branching on the 16 most fractional at every node
