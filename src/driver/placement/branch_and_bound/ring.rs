@@ -20,6 +20,19 @@
 //! variable instead, the tree with the cut closed 41% of its share in 300 s, against 36%
 //! without it. Scoring by the weighted sum of the gains instead of their product, the cut's
 //! 17x17 took 118.7 s, against 35.9 s without it, and its 18x18 was not proved in 2,400 s.
+//!
+//! Deeper down, the ring's bound keeps its lead, but a row of it still does not pay. On
+//! cubes of one split of knight domination 19x19 (each cube's program with its fixed
+//! variables taken out, no zero-half cuts; release build), the ring's bound against the
+//! plain relaxation's and the split's (which has the root's zero-half cuts): the lowest cube
+//! 53.16 against 50.99 and 51.68 (column generation 6.4 s); two more near 51.8, 53.09 and
+//! 53.46 (3.5 and 7.5 s); cubes at 54.54 and 55.17, 55.92 and 55.77 (about 2 s each).
+//! Tried once as a cut of each cube's own, beside its zero-half cuts (one thread per cube,
+//! the two builds side by side, one run): three cubes of knight domination 18x18 took
+//! 177,146 nodes instead of 44,712, 159,912 instead of 9,784 and 31,002 instead of 5,738; the
+//! lowest cube of 19x19, 857,860 nodes in 1,033 s without it, was still open after 2,050 s
+//! with it. A bound that high at a cube's top is not the ring's bound at its nodes: the
+//! single face is left behind as before, and the dense row costs every pivot.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
