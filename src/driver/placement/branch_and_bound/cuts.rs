@@ -7,6 +7,26 @@
 //! even), halves the sum and rounds its right-hand side up: a Chvátal-Gomory step with
 //! multipliers ½, the `pol` derivation a VeriPB proof can state. It is violated when the
 //! three rows' slacks and the bounds' slacks sum to less than 1 at the relaxation's solution.
+//!
+//! Three stronger separations were tried and not kept (one run each, release build).
+//!
+//! - Zero-half cuts of any odd number of covering rows, found by Gaussian elimination over
+//!   GF(2) once the triples run out (after Koster, Zymolka and Kutschka, 2009: the rows as
+//!   vectors over the fractional variables, the dearest eliminated first). Root bounds of
+//!   knight domination with triples alone and with both: 15x15 32.14 and 32.70, 18x18 45.51
+//!   and 45.74, 19x19 50.00 and 50.22, 20x20 54.23 and 54.68 (Gurobi's root after its cuts:
+//!   54.75). The trees did not shrink with them. One thread each, side by side: 14x14 166
+//!   nodes against 350, 15x15 1,789 against 2,079 (1.12 s against 0.99 s), 16x16 3,073
+//!   against 488 (2.25 s against 0.74 s), 17x17 81,192 against 69,531 (70.9 s against
+//!   63.8 s); fewer cuts stay (17x17: 106 against 132), since the triples the last relaxation
+//!   leaves slack are dropped. 17 cubes of one 18x18 split: 244,536 nodes against 266,017 with
+//!   them among the root's cuts, 271,518 with them at the tops of cubes alone. VeriPB checked
+//!   certificates with such cuts (knight domination 10x10 to 14x14).
+//! - Gomory's fractional cuts from the rows of the tableau (the multipliers the fractional
+//!   parts of a row of `B⁻¹`, rounded down to multiples of 1/4096, the cut computed exactly
+//!   from them): knight domination 20x20 from 54.23 to 54.27 with 873 more rows over six more
+//!   rounds, and not one of them had fewer than 60 terms.
+//! - Triples that take earlier cuts as rows (rank 2): 20x20 to 54.26.
 
 use std::collections::HashSet;
 

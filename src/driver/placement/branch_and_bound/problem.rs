@@ -2,6 +2,14 @@
 //! objective turned into a cost to minimise, every row as `a·x >= b` over integers, the
 //! partial assignment with its trail, bound propagation over the rows, and the Lagrangian
 //! bound that turns any row multipliers into a bound that holds exactly.
+//!
+//! Leaving out, at the nodes without symmetry, each free variable whose uncovered rows another
+//! free variable covers too (a dominated column: some best placement of the node leaves it
+//! empty) was tried and not kept. Side by side, one thread each, one run: knight domination
+//! 17x17 took 62,922 nodes in 62.9 s against 69,531 in 64.7 s, but 17 cubes of an 18x18 split
+//! 263,587 nodes in 284.0 s against 266,017 in 267.9 s. A knight's square shares at most a
+//! few rows with another's, so a column is dominated only once nearly all its rows are
+//! covered, where the relaxation seldom wants it anyway.
 
 use knights_sat_encodings::linear::{LinearModel, Relation, Sense};
 
