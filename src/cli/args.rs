@@ -292,6 +292,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_cube_cuts: bool,
 
+    /// Placements, branch and bound: no lexicographic reduction over the branching decisions
+    /// (orbital fixing alone handles the board symmetries; for measuring).
+    #[arg(long, global = true)]
+    pub no_lex_reduction: bool,
+
     /// Placements, branch and bound: add the ring cut at the root, one row that carries the
     /// integrality of the covering rows near the edge into the relaxation (a stronger root
     /// bound, found by column generation in up to 30 s; the tree below it is often larger).

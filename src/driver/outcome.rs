@@ -119,6 +119,8 @@ pub struct SearchStats {
     pub fixed_by_reduced_cost: u64,
     /// Variables emptied by orbital fixing.
     pub orbit_fixings: u64,
+    /// Variables emptied by lexicographic reduction.
+    pub lex_fixings: u64,
     /// Subtrees one thread handed to another.
     pub subtrees_shared: u64,
     /// Subtrees not yet searched to the end: queued, or being searched by a thread. After a

@@ -37,6 +37,9 @@ pub struct Ingredients {
     /// Each cube of such a tree separates zero-half cuts of its own at its top, with its
     /// fixed variables taken out: they hold only in the cube ([`cuts::for_subtree`](super::cuts::for_subtree)).
     pub subtree_cuts: bool,
+    /// Lexicographic reduction in the order of the branching decisions ([`lex`](super::lex))
+    /// in place of orbital fixing; never in a certified search.
+    pub lex_reduction: bool,
     /// Record every bound the search uses, for a certificate of its tree
     /// ([`crate::certify::prove_tree`]); switches off the restart from open nodes.
     pub certify: bool,
@@ -55,6 +58,7 @@ impl Default for Ingredients {
             strong_at_top: true,
             cubes: true,
             subtree_cuts: true,
+            lex_reduction: true,
             certify: false,
         }
     }

@@ -11,7 +11,10 @@
 //! - **branches** on the covering row with the fewest candidates, one child per candidate in
 //!   an order taken from the relaxation's values, with orbital fixing under the board symmetries
 //!   ([`orbits`]); where covering rows are short or absent, on a fractional variable chosen by
-//!   reliability branching ([`strong`]).
+//!   reliability branching ([`strong`]);
+//! - **reduces by symmetry** in the order of its decisions ([`lex`]): a decision that
+//!   empties a square empties its image under every symmetry that agrees with the earlier
+//!   decisions, whether or not a symmetry keeps them in place.
 //!
 //! Before the tree, zero-half cuts ([`cuts`]) strengthen the relaxation, and a local search ([`local_search`]) finds a good placement, so the
 //! tree mostly proves; every placement passes the rules checker before it is reported, and the
@@ -25,6 +28,7 @@
 mod cubes;
 mod cuts;
 mod ingredients;
+mod lex;
 mod local_search;
 mod orbits;
 mod pool;
@@ -204,6 +208,7 @@ fn prepare(
         // open nodes, and with the root's cuts only.
         cubes: ingredients.cubes && !ingredients.certify,
         subtree_cuts: ingredients.subtree_cuts && ingredients.cuts && !ingredients.certify,
+        lex_reduction: ingredients.lex_reduction && ingredients.symmetry && !ingredients.certify,
         ..ingredients
     };
     let symmetries = if ingredients.symmetry {
@@ -526,6 +531,7 @@ impl Merged {
             pivots: sum(|s| s.pivots),
             fixed_by_reduced_cost: sum(|s| s.fixed_by_reduced_cost),
             orbit_fixings: sum(|s| s.orbit_fixings),
+            lex_fixings: sum(|s| s.lex_fixings),
             subtrees_shared: sum(|s| s.subtrees_shared),
             open_subtrees: self.open_subtrees,
             done: self.done_before + self.threads.iter().map(|s| s.done).sum::<f64>(),

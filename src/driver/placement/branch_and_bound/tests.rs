@@ -110,6 +110,7 @@ fn every_ingredient_switched_off_keeps_the_optimum() {
         ("strong branching at the top", Ingredients { strong_at_top: false, ..all }),
         ("cubes", Ingredients { cubes: false, ..all }),
         ("cuts at the tops of cubes", Ingredients { subtree_cuts: false, ..all }),
+        ("lexicographic reduction", Ingredients { lex_reduction: false, ..all }),
         ("local search and symmetry", Ingredients { local_search: false, symmetry: false, ..all }),
         // Not switched off but on: the ring cut is off by default.
         ("nothing, and with the ring cut on", Ingredients { ring_cut: true, ..all }),

@@ -209,7 +209,7 @@ impl Worker<'_> {
             }
 
             let rest = self.frames[frame].share_from(i + 1);
-            if !self.problem.propagate(&mut self.lp) {
+            if !self.problem.propagate(&mut self.lp) || !self.propagate_lex() {
                 self.log_leaf();
                 self.closed(rest);
                 return Ok(());

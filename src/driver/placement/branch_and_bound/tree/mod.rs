@@ -12,6 +12,7 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
 use super::cuts;
 use super::ingredients::{Ingredients, REPORT_EVERY};
+use super::lex;
 use super::orbits::Symmetries;
 use super::pool::{value_of, Branching, Message, Pool, Task};
 use super::problem::{Problem, FREE};
@@ -408,6 +409,10 @@ impl<'a> Worker<'a> {
             self.give_away();
         }
         self.stats.nodes += 1;
+        if !self.propagate_lex() {
+            self.closed(self.share);
+            return Ok(());
+        }
         let mut rounds = 0;
         let (bound, duals) = loop {
             let cutoff = self.cutoff();
@@ -475,6 +480,35 @@ impl<'a> Worker<'a> {
         let result = self.branch(bound);
         self.open_bounds.pop();
         result
+    }
+
+    /// Lexicographic reduction ([`lex`]) to a fixpoint with the rows' propagation, when it is
+    /// used; `false` if it closes the node.
+    pub(super) fn propagate_lex(&mut self) -> bool {
+        if !self.cx.ingredients.lex_reduction {
+            return true;
+        }
+        loop {
+            match lex::propagate(&self.path, self.cx.symmetries.perms(), &self.problem.value) {
+                lex::Verdict::Holds => return true,
+                lex::Verdict::Violated => return false,
+                lex::Verdict::Fix(vars) => {
+                    for v in vars {
+                        match self.problem.value[v] {
+                            FREE => {
+                                self.problem.assign(v, false, &mut self.lp);
+                                self.stats.lex_fixings += 1;
+                            }
+                            1 => return false,
+                            _ => {}
+                        }
+                    }
+                    if !self.problem.propagate(&mut self.lp) {
+                        return false;
+                    }
+                }
+            }
+        }
     }
 
     /// The relaxation's row multipliers: rounded to what a proof states when it is certified.
