@@ -9,6 +9,13 @@
 //! the decisions onto themselves; the reduction also acts where no symmetry of the board keeps
 //! the decisions in place, which is where the large trees of knight domination spend their
 //! nodes: once their images are placed, a later decision `x_v = 0` empties `σ(v)` as well.
+//!
+//! The order is the path as the tree records it, the squares that orbital fixing emptied
+//! included: emptying `o = h(c)` after the child "a piece on `c`" is a branching on `o` whose
+//! other child lexicographic reduction closes itself (`h` keeps the earlier decisions in
+//! place, and maps `x_c = 0` against `x_o = 1`), so both reductions act on one tree with one
+//! order. The cubes of a split carry their paths, so a cube is reduced in the order of the
+//! tree above it.
 
 use super::problem::FREE;
 
