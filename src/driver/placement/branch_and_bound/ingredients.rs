@@ -38,7 +38,7 @@ pub struct Ingredients {
     /// fixed variables taken out: they hold only in the cube ([`cuts::for_subtree`](super::cuts::for_subtree)).
     pub subtree_cuts: bool,
     /// Lexicographic reduction in the order of the branching decisions ([`lex`](super::lex))
-    /// in place of orbital fixing; never in a certified search.
+    /// beside orbital fixing; never in a certified search.
     pub lex_reduction: bool,
     /// Record every bound the search uses, for a certificate of its tree
     /// ([`crate::certify::prove_tree`]); switches off the restart from open nodes.

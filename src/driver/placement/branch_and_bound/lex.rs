@@ -61,7 +61,7 @@ fn scan(order: &[(usize, bool)], perm: &[usize], value: &[i8]) -> Scan {
     for (i, &(v, _)) in order.iter().enumerate() {
         let w = perm[v];
         let (a, b) = (value[v], value[w]);
-        if w == v || a == b {
+        if a == b {
             continue;
         }
         if b != FREE {
