@@ -225,11 +225,13 @@ fn prepare(
     // one core the bound comes first, unless the program is so large that its relaxation would
     // hold back the first placement (knight domination 40x40: more than 5 s).
     let target = AtomicI64::new(local_search::NO_TARGET);
-    let aim = |problem: &Problem| {
-        if let Some(bound) = root(problem).1 {
-            target.store(round_up_bound(bound, problem.step), Ordering::Relaxed);
+    let step = base.step;
+    let aim_at = |bound: Option<f64>| {
+        if let Some(bound) = bound {
+            target.fetch_max(round_up_bound(bound, step), Ordering::Relaxed);
         }
     };
+    let aim = |problem: &Problem| aim_at(root(problem).1);
     let time = Duration::from_millis(local_search_ms(n));
     // The local search goes on while the cuts are separated: on a loaded machine its own
     // time alone (32 ms on 16x16) measured too short to find the optimum.
@@ -282,31 +284,40 @@ fn prepare(
         };
         (problem, separation)
     };
-    let ((problem, separation), found) = if threads > 1 && ingredients.cuts && ingredients.local_search {
-        std::thread::scope(|scope| {
-            cutting.store(true, Ordering::Relaxed);
-            let cuts = scope.spawn(|| {
-                // Cleared however the separation ends, a panic included.
-                let _done = ClearOnDrop(&cutting);
+    let ((problem, separation, (lp, root_bound)), found) =
+        if threads > 1 && ingredients.cuts && ingredients.local_search {
+            std::thread::scope(|scope| {
+                cutting.store(true, Ordering::Relaxed);
+                let cuts = scope.spawn(|| {
+                    // Cleared however the separation ends, a panic included.
+                    let _done = ClearOnDrop(&cutting);
+                    aim(&base);
+                    let (problem, separation) = strengthen(base.clone());
+                    // The bound with the cuts becomes the local search's aim before it is told
+                    // that the cuts are done: a placement at that bound needs no more search.
+                    // Knight domination 10x10, whose bound with the cuts is its optimum (16):
+                    // 0.020 s against 0.053 s, when the search went on for its patience after them.
+                    let root = root(&problem);
+                    aim_at(root.1);
+                    (problem, separation, root)
+                });
+                let found = local(&base);
+                (cuts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), found)
+            })
+        } else {
+            if base.rows.len() <= FIRST_BOUND_ROWS {
                 aim(&base);
-                strengthen(base.clone())
-            });
+            }
             let found = local(&base);
-            (cuts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), found)
-        })
-    } else {
-        if base.rows.len() <= FIRST_BOUND_ROWS {
-            aim(&base);
-        }
-        let found = local(&base);
-        (strengthen(base.clone()), found)
-    };
+            let (problem, separation) = strengthen(base.clone());
+            let root = root(&problem);
+            ((problem, separation, root), found)
+        };
     if let Some(error) = rejected {
         return Err(error);
     }
     // The root relaxation, cuts included: its bound is the first proven one, and a placement
     // at it needs no further search.
-    let (lp, root_bound) = root(&problem);
     let root_bound = root_bound.unwrap_or(f64::NEG_INFINITY);
     let found = match found.filter(|values| problem.satisfies(values)) {
         Some(values) => {
