@@ -53,9 +53,9 @@
 //! agree), so that a variable whose emptying child empties more scores more. Knight
 //! domination 17x17, one thread, side by side (one run): 60,526 nodes in 55.6 s against
 //! 29,513 in 23.0 s (it passed the 30,000 nodes of the restart from open nodes, and orbital
-//! fixing emptied 132 squares against 427: its choices kept fewer symmetries); six cubes of an 18x18 split took
-//! 103,077 nodes in 104 s with it against 103,213 in 103 s, five of them the same nodes, so
-//! that deep the measurement changes next to nothing.
+//! fixing emptied 132 squares against 427: its choices kept fewer symmetries); six cubes of
+//! an 18x18 split took 103,077 nodes in 104 s with it against 103,213 in 103 s, five of them
+//! the same nodes, so that deep the measurement changes next to nothing.
 
 use std::sync::Mutex;
 
