@@ -234,7 +234,8 @@ fn prepare(
     let aim = |problem: &Problem| aim_at(root(problem).1);
     let time = Duration::from_millis(local_search_ms(n));
     // The local search goes on while the cuts are separated: on a loaded machine its own
-    // time alone (32 ms on 16x16) measured too short to find the optimum.
+    // time alone (on 16x16 512 ms, given up 128 ms after its last improvement) measured too
+    // short to find the optimum.
     let cutting = AtomicBool::new(false);
     // Every placement the local search improves to is reported at once, so that a search
     // stopped early has an answer from the first milliseconds on.
