@@ -82,6 +82,12 @@ pub struct CubeArgs {
     #[arg(long, conflicts_with = "ids")]
     pub all: bool,
 
+    /// Search K of the cubes that have no result yet, spread evenly over the order of their
+    /// split bounds, lowest first (an exchange's or a tour's: over their indices); `merge` then
+    /// projects a placement's time for the cubes left from them.
+    #[arg(long, value_name = "K", conflicts_with_all = ["ids", "all"])]
+    pub sample: Option<usize>,
+
     /// Threads: for one cube of a placement, threads that search its tree together (a cube of
     /// an exchange or a tour runs on one); with several cubes, cubes searched at once, one
     /// thread each (default: one per core).

@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use knights_sat::cubes::{self, CubeRun, JobDir, MergeReport, SplitRequest};
+use knights_sat::cubes::{self, estimate, CubeRun, JobCubes, JobDir, MergeReport, SplitRequest};
 use knights_sat::driver::{default_threads, Event, PlacementSearch, Strategy, MAX_HORIZON};
 use knights_sat::encodings::puzzle;
 use knights_sat::family;
@@ -66,8 +66,25 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     let ids: Vec<usize> = if args.all {
         let report = cubes::merge(&args.dir)?;
         report.to_redo()
+    } else if let Some(k) = args.sample {
+        if k == 0 {
+            return Err(CliError::Usage("--sample 0: give at least one cube".into()));
+        }
+        let left = cubes::merge(&args.dir)?.to_redo();
+        let bound = |id: usize| match &open.cubes {
+            JobCubes::Placement(cubes) => cubes.get(id).and_then(|c| c.bound),
+            _ => None,
+        };
+        let ids = estimate::spread(&left.iter().map(|&id| (id, bound(id))).collect::<Vec<_>>(), k);
+        if ids.is_empty() {
+            if !args.quiet {
+                eprintln!("every cube of {} has a result", args.dir.display());
+            }
+            return Ok(Exit::Solved);
+        }
+        ids
     } else if args.ids.is_empty() {
-        return Err(CliError::Usage("name the cubes to search (their indices), or give --all".into()));
+        return Err(CliError::Usage("name the cubes to search (their indices), give --all or --sample K".into()));
     } else {
         args.ids.clone()
     };
@@ -201,6 +218,18 @@ fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write)
         let share = render::percent(closed);
         writeln!(out, "  the tree closed: {share} by share (the nodes the split closed, and the cubes searched)")?;
     }
+    if let Some(left) = report.left_seconds {
+        let cores = default_threads();
+        writeln!(
+            out,
+            "  the cubes left: about {} on one core, {} on {cores} cores (each as the {} searched cubes \
+             nearest in bound; {} searched)",
+            duration(left),
+            duration(left / cores as f64),
+            estimate::NEAREST,
+            report.searched.len()
+        )?;
+    }
     for (id, why) in &report.failed {
         writeln!(out, "  cube {id} failed: {why}")?;
     }
@@ -210,6 +239,17 @@ fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write)
         None => writeln!(out, "  no solution found")?,
     }
     Ok(())
+}
+
+/// Seconds as a person reads them: seconds, minutes or hours.
+fn duration(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7_200.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3_600.0)
+    }
 }
 
 /// `--threads`, checked.

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use super::estimate;
 use super::job::{read_text, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 use crate::certify::read_solution;
 use crate::driver::{Event, Knowledge, Outcome, Query, Solution, StepStats};
@@ -31,6 +32,10 @@ pub struct MergeReport {
     /// A placement job whose cubes state their shares of the tree: the share the split and
     /// the cubes searched closed together (1 once every cube is searched).
     pub closed: Option<f64>,
+    /// A placement job with cubes left and some searched: the seconds the cubes left would
+    /// take on one core, projected from the searched cubes nearest to each in split bound
+    /// ([`estimate::project`]).
+    pub left_seconds: Option<f64>,
     /// Several knights for the fewest time steps: every cube asked the best route's steps, so
     /// its moves are the fewest in as many steps (each cube that found a route that short
     /// took the fewest moves it holds). A cube asks no horizon another cube has announced, so
@@ -157,12 +162,26 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         && best.as_ref().is_some_and(|(steps, _, _)| {
             searched.iter().all(|r| r.value == Some(*steps) || r.refuted_to.is_some_and(|to| to >= *steps))
         });
-    let mut report =
-        MergeReport { job, puzzle, searched, failed, missing, best, open_bound: None, closed: None, fewest_moves };
+    let mut report = MergeReport {
+        job,
+        puzzle,
+        searched,
+        failed,
+        missing,
+        best,
+        open_bound: None,
+        closed: None,
+        left_seconds: None,
+        fewest_moves,
+    };
     if let JobCubes::Placement(cubes) = &cubes {
-        let bounds: Vec<Option<f64>> = report.to_redo().iter().map(|&id| cubes.get(id).and_then(|c| c.bound)).collect();
+        let bound_of = |id: usize| cubes.get(id).and_then(|c| c.bound);
+        let bounds: Vec<Option<f64>> = report.to_redo().into_iter().map(bound_of).collect();
         if !bounds.is_empty() {
-            report.open_bound = open_bound(bounds.into_iter(), report.best.as_ref().map(|b| b.0), minimise);
+            report.open_bound = open_bound(bounds.iter().copied(), report.best.as_ref().map(|b| b.0), minimise);
+            let searched: Vec<(f64, f64)> =
+                report.searched.iter().filter_map(|r| bound_of(r.cube).map(|bound| (bound, r.seconds))).collect();
+            report.left_seconds = estimate::project(&searched, &bounds);
         }
         let open: Option<f64> = report.to_redo().iter().map(|&id| cubes.get(id).and_then(|c| c.share)).sum();
         report.closed =

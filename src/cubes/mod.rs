@@ -6,7 +6,8 @@
 //! [`split_tour`]), with a Slurm job array that solves one cube per
 //! task; [`solve_cube_in`] solves one cube of such a directory and writes its result
 //! atomically; [`merge()`] reads the results back: the optimum with its proof (every cube
-//! searched), or the cubes still missing. The directory needs nothing but the `knights-sat`
+//! searched), or the cubes still missing, with the time the cubes left would take
+//! ([`estimate`], from the cubes searched so far). The directory needs nothing but the `knights-sat`
 //! binary to run: Slurm, a shell loop or `knights-sat cube DIR --all` solve it alike.
 //!
 //! ```text
@@ -29,6 +30,7 @@
 //! ```
 
 mod certify;
+pub mod estimate;
 mod exchange;
 mod job;
 mod merge;

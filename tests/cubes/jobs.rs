@@ -127,6 +127,55 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A sample of a job's cubes (knight domination 14x14, 32 knights, OEIS A006075): `cube
+/// --sample 3` searches one cube from each third of the cubes ordered by split bound, the
+/// merge projects the time of the cubes left from them, and a larger sample searches the rest.
+#[test]
+fn a_sample_spread_over_the_bounds_projects_the_time_of_the_cubes_left() {
+    let dir = scratch("knights-14x14-sample");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let split: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cubes.json")).unwrap()).unwrap();
+    let bounds: Vec<f64> = split.as_array().unwrap().iter().map(|cube| cube["bound"].as_f64().unwrap()).collect();
+    let cubes = bounds.len();
+    let mut order: Vec<usize> = (0..cubes).collect();
+    order.sort_by(|&a, &b| bounds[a].total_cmp(&bounds[b]).then(a.cmp(&b)));
+
+    let run = knights_sat(&["cube", path, "--sample", "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--sample 0"), "{}", run.stderr);
+    assert_eq!(knights_sat(&["cube", path, "--sample", "3", "--all"]).code, 2);
+
+    let run = knights_sat(&["cube", path, "--sample", "3", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let searched: Vec<usize> = (0..cubes).filter(|id| dir.join(format!("results/cube-{id}.json")).exists()).collect();
+    assert_eq!(searched.len(), 3, "{}", run.stderr);
+    // One cube from each third of the bound order.
+    let mut ranks: Vec<usize> = searched.iter().map(|id| order.iter().position(|o| o == id).unwrap()).collect();
+    ranks.sort_unstable();
+    for (third, rank) in ranks.iter().enumerate() {
+        assert!(third * cubes / 3 <= *rank && *rank < (third + 1) * cubes / 3, "ranks {ranks:?} of {cubes}");
+    }
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 4, "{}", run.stdout);
+    let line = run.stdout.lines().find(|l| l.contains("the cubes left: about")).expect("a projection");
+    assert!(line.contains("3 searched"), "{line}");
+
+    let run = knights_sat(&["cube", path, "--sample", "1000", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), cubes - 3, "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("optimal: 32 pieces; 31 pieces proved impossible"), "{}", run.stdout);
+    assert!(!run.stdout.contains("the cubes left"), "{}", run.stdout);
+    let run = knights_sat(&["cube", path, "--sample", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("every cube of"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The 46-move tour around the queen on d5 (the published optimum) through a job directory:
 /// split into the paths of the first moves up to 46 moves, every cube searched (a cube stops
 /// short once another found a route as short as its next horizon), the optimum merged.
