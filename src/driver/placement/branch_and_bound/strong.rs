@@ -48,6 +48,18 @@
 //! runs; 249.5 s as here in the run beside the third), 6 in 253 s, 0.75 in 286 s: within the
 //! noise, so it stays.
 //!
+//! On knight domination 20x20, whose cubes are larger, the settings of the top were measured
+//! again (`split --cubes 116`, 208 cubes; one thread a cube, two cubes at a time, one run
+//! each). Four cubes of bounds 56.25 to 57.21 took 315,379 nodes in 620 s as here; 40
+//! pivots a side at the top 205,673 nodes in 500 s (25 pivots: 512 s; 100: 593 s); 14 levels
+//! 220,313 nodes in 799 s; measuring from a cube's first node 408,389 in 781 s; hand-overs
+//! every 5,000 nodes 614 s; a budget of 3 below the top 634 s. The 40 pivots did not hold
+//! up: eleven more cubes of the same sample took 1,141 s with them against 940 s (one cube
+//! 285 s against 117 s), and 16 cubes of an 18x18 split 108 s against 75 and 79 s; 40 pivots
+//! only from a task's 5,000th node on, 625 s on the four cubes and 92 s on the 16. A cube's
+//! tree changes by a third either way with any change of its choices, so four cubes are too
+//! few to tell such settings apart.
+//!
 //! Tried and not kept: measuring the emptying side with the images that lexicographic
 //! reduction empties in that child (under the symmetries whose images of the decisions still
 //! agree), so that a variable whose emptying child empties more scores more. Knight
