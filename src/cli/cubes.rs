@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use knights_sat::cubes::{self, estimate, CubeRun, JobCubes, JobDir, MergeReport, SplitRequest};
+use knights_sat::cubes::{self, estimate, CubeRun, JobDir, MergeReport, SplitRequest};
 use knights_sat::driver::{default_threads, Event, PlacementSearch, Strategy, MAX_HORIZON};
 use knights_sat::encodings::puzzle;
 use knights_sat::family;
@@ -71,11 +71,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
             return Err(CliError::Usage("--sample 0: give at least one cube".into()));
         }
         let left = cubes::merge(&args.dir)?.to_redo();
-        let bound = |id: usize| match &open.cubes {
-            JobCubes::Placement(cubes) => cubes.get(id).and_then(|c| c.bound),
-            _ => None,
-        };
-        let ids = estimate::spread(&left.iter().map(|&id| (id, bound(id))).collect::<Vec<_>>(), k);
+        let ids = estimate::spread(&left.iter().map(|&id| (id, open.cubes.bound(id))).collect::<Vec<_>>(), k);
         if ids.is_empty() {
             if !args.quiet {
                 eprintln!("every cube of {} has a result", args.dir.display());

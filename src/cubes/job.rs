@@ -159,6 +159,15 @@ impl JobCubes {
         self.len() == 0
     }
 
+    /// The split bound of cube `id` of a placement, if it has one (`None` for an exchange's
+    /// or a tour's cube, or past the last).
+    pub fn bound(&self, id: usize) -> Option<f64> {
+        match self {
+            JobCubes::Placement(cubes) => cubes.get(id).and_then(|c| c.bound),
+            _ => None,
+        }
+    }
+
     /// Cube `id` of an exchange or a tour of `puzzle`, as a certificate names it.
     pub fn route_cube(&self, id: usize, puzzle: &Puzzle) -> Result<RouteCube, String> {
         match (self, puzzle) {

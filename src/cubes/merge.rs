@@ -174,18 +174,17 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         left_seconds: None,
         fewest_moves,
     };
-    if let JobCubes::Placement(cubes) = &cubes {
-        let bound_of = |id: usize| cubes.get(id).and_then(|c| c.bound);
-        let bounds: Vec<Option<f64>> = report.to_redo().into_iter().map(bound_of).collect();
+    if let JobCubes::Placement(placement_cubes) = &cubes {
+        let bounds: Vec<Option<f64>> = report.to_redo().into_iter().map(|id| cubes.bound(id)).collect();
         if !bounds.is_empty() {
             report.open_bound = open_bound(bounds.iter().copied(), report.best.as_ref().map(|b| b.0), minimise);
             let searched: Vec<(f64, f64)> =
-                report.searched.iter().filter_map(|r| bound_of(r.cube).map(|bound| (bound, r.seconds))).collect();
+                report.searched.iter().filter_map(|r| cubes.bound(r.cube).map(|bound| (bound, r.seconds))).collect();
             report.left_seconds = estimate::project(&searched, &bounds);
         }
-        let open: Option<f64> = report.to_redo().iter().map(|&id| cubes.get(id).and_then(|c| c.share)).sum();
+        let open: Option<f64> = report.to_redo().iter().map(|&id| placement_cubes.get(id).and_then(|c| c.share)).sum();
         report.closed =
-            open.map(|open| (1.0 - open).clamp(0.0, 1.0)).filter(|_| cubes.iter().all(|c| c.share.is_some()));
+            open.map(|open| (1.0 - open).clamp(0.0, 1.0)).filter(|_| placement_cubes.iter().all(|c| c.share.is_some()));
     }
     Ok(report)
 }
