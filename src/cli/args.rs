@@ -78,7 +78,8 @@ pub struct CubeArgs {
     /// The cubes to search, by index (a job array task passes its own).
     pub ids: Vec<usize>,
 
-    /// Search every cube that has no result yet.
+    /// Search every cube that has no result yet, lowest split bound first (a placement's
+    /// heaviest cubes start first).
     #[arg(long, conflicts_with = "ids")]
     pub all: bool,
 

@@ -63,15 +63,17 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
 pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     let open = JobDir::at(&args.dir).open()?;
     let job = &open.job;
+    // The cubes left, lowest split bound first (for a placement): the heaviest start first.
+    let left = || -> Result<Vec<(usize, Option<f64>)>, CliError> {
+        Ok(cubes::merge(&args.dir)?.to_redo().into_iter().map(|id| (id, open.cubes.bound(id))).collect())
+    };
     let ids: Vec<usize> = if args.all {
-        let report = cubes::merge(&args.dir)?;
-        report.to_redo()
+        estimate::spread(&left()?, usize::MAX)
     } else if let Some(k) = args.sample {
         if k == 0 {
             return Err(CliError::Usage("--sample 0: give at least one cube".into()));
         }
-        let left = cubes::merge(&args.dir)?.to_redo();
-        let ids = estimate::spread(&left.iter().map(|&id| (id, open.cubes.bound(id))).collect::<Vec<_>>(), k);
+        let ids = estimate::spread(&left()?, k);
         if ids.is_empty() {
             if !args.quiet {
                 eprintln!("every cube of {} has a result", args.dir.display());
