@@ -12,7 +12,7 @@ use knights_sat::render::{self, Report};
 use knights_sat::solver::SolverKind;
 
 use super::args::{CubeArgs, MergeArgs, SplitArgs};
-use super::progress::Progress;
+use super::progress::{Group, Progress};
 use super::{CliError, Exit};
 
 /// The most cubes `split` is asked for: the split keeps every open node in memory, and a
@@ -88,11 +88,20 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     };
     let threads = threads(args.threads)?;
     let horizons = open.puzzle.placement().is_none();
-    if ids.len() == 1 {
-        let run = cubes::solve_cube_in(&open, ids[0], threads, args.again, &mut |_: &Event| {})?;
-        if !args.quiet {
-            eprintln!("{}", line(&run, job.cubes, horizons));
+    let unit = family::of(&open.puzzle).step_unit();
+    let group = Group::new(!args.quiet);
+    // Searches cube `id` on `threads` threads, its progress drawn in the group.
+    let search = |id: usize, threads: usize| {
+        let progress = group.progress(&format!("cube {id}"), unit);
+        let run = cubes::solve_cube_in(&open, id, threads, args.again, &mut |event: &Event| progress.observe(event));
+        progress.finish();
+        if let (Ok(run), false) = (&run, args.quiet) {
+            group.println(&line(run, job.cubes, horizons));
         }
+        run
+    };
+    if ids.len() == 1 {
+        search(ids[0], threads)?;
         return Ok(Exit::Solved);
     }
     // Several cubes: each thread takes the next one.
@@ -106,8 +115,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
                 if failure.lock().map_or(true, |f| f.is_some()) {
                     break;
                 }
-                match cubes::solve_cube_in(&open, id, 1, args.again, &mut |_: &Event| {}) {
-                    Ok(run) if !args.quiet => eprintln!("{}", line(&run, job.cubes, horizons)),
+                match search(id, 1) {
                     Ok(_) => {}
                     Err(error) => {
                         if let Ok(mut slot) = failure.lock() {

@@ -2,10 +2,10 @@
 //! or a branch and bound's nodes, bounds and open subtrees.
 //! It draws nothing when stderr is not a terminal or with `--quiet`.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use knights_sat::driver::{Event, Query, SearchStats};
 use knights_sat::render::percent;
 use knights_sat::solver::Answer;
@@ -23,13 +23,12 @@ impl Progress {
     /// A spinner on stderr if `wanted` and stderr is a terminal; otherwise a hidden one. A
     /// horizon counts `unit`s (`move`, or `time step` for tours that minimise time steps).
     pub fn new(wanted: bool, unit: &'static str) -> Progress {
-        let target = if wanted && std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        };
-        let bar = ProgressBar::with_draw_target(None, target);
-        let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+        Progress::on(ProgressBar::with_draw_target(None, target(wanted)), "", unit)
+    }
+
+    /// A spinner drawn on `bar`, its message after `label`.
+    fn on(bar: ProgressBar, label: &str, unit: &'static str) -> Progress {
+        let style = ProgressStyle::with_template(&format!("{{spinner}} [{{elapsed_precise}}] {label}{{msg}}"))
             .unwrap_or_else(|_| ProgressStyle::default_spinner());
         bar.set_style(style);
         bar.set_message("encoding");
@@ -89,6 +88,41 @@ impl Progress {
     /// Removes the display before the answer is printed.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// Where a display draws: stderr if `wanted` and stderr is a terminal, else nowhere.
+fn target(wanted: bool) -> ProgressDrawTarget {
+    if wanted && std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    }
+}
+
+/// Several searches displayed at once, a line each (the cubes that `cube` searches side by
+/// side), drawn as [`Progress::new`] draws; lines printed through it go above the displays.
+pub struct Group {
+    multi: MultiProgress,
+}
+
+impl Group {
+    /// A group drawn on stderr if `wanted` and stderr is a terminal.
+    pub fn new(wanted: bool) -> Group {
+        Group { multi: MultiProgress::with_draw_target(target(wanted)) }
+    }
+
+    /// A display in the group for the search of `label` (a search counting `unit`s).
+    pub fn progress(&self, label: &str, unit: &'static str) -> Progress {
+        Progress::on(self.multi.add(ProgressBar::new_spinner()), &format!("{label}: "), unit)
+    }
+
+    /// Prints `line` on stderr, above the displays while they are drawn. A stderr that can no
+    /// longer be written (its reader gone) loses the line, not the search.
+    pub fn println(&self, line: &str) {
+        self.multi.suspend(|| {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        });
     }
 }
 

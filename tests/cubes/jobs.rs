@@ -43,6 +43,32 @@ fn an_exchange_is_split_into_positions_and_merged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A reader of `cube`'s lines that goes away after the first: the cubes are searched all the
+/// same, and the run ends well (Guarini's exchange, 16 moves, the published answer).
+#[test]
+fn cubes_are_searched_when_no_one_reads_their_lines() {
+    use std::io::BufRead as _;
+    let dir = scratch("guarini-unread");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path, "--cubes", "8", "--horizon", "16"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_knights-sat"))
+        .args(["cube", path, "--all", "--threads", "2"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("cube "), "{first}");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("optimal: 16 moves; 15 moves proved impossible"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Knight domination of 14x14 (32 knights, OEIS A006075) through a job directory: split,
 /// some cubes searched, the merge names the missing ones, the rest searched, the optimum
 /// merged; a lost result is named and searched again alone; a changed cube file is refused.
