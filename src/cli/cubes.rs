@@ -139,7 +139,13 @@ fn line(run: &CubeRun, cubes: usize, horizons: bool) -> String {
         CubeRun::Done(result) => (result, " (done before)"),
     };
     let found = result.value.map(|v| format!("; found {v}")).unwrap_or_default();
-    let (count, unit) = (result.nodes, if horizons { "solver calls" } else { "nodes" });
+    let count = result.nodes;
+    let unit = match (horizons, count) {
+        (true, 1) => "solver call",
+        (true, _) => "solver calls",
+        (false, 1) => "node",
+        (false, _) => "nodes",
+    };
     format!("cube {} of {cubes}: searched in {:.2} s, {count} {unit}{found}{done}", result.cube, result.seconds)
 }
 

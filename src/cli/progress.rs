@@ -1,5 +1,6 @@
 //! The progress display on stderr: a spinner with the elapsed time and the horizon being tried,
-//! or a branch and bound's nodes, bounds and open subtrees.
+//! or a branch and bound's nodes, bounds and open subtrees; a line each for the cubes that
+//! `cube` searches side by side.
 //! It draws nothing when stderr is not a terminal or with `--quiet`.
 
 use std::io::{IsTerminal, Write as _};
@@ -28,9 +29,10 @@ impl Progress {
 
     /// A spinner drawn on `bar`, its message after `label`.
     fn on(bar: ProgressBar, label: &str, unit: &'static str) -> Progress {
-        let style = ProgressStyle::with_template(&format!("{{spinner}} [{{elapsed_precise}}] {label}{{msg}}"))
+        let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix}{msg}")
             .unwrap_or_else(|_| ProgressStyle::default_spinner());
         bar.set_style(style);
+        bar.set_prefix(label.to_string());
         bar.set_message("encoding");
         bar.enable_steady_tick(Duration::from_millis(120));
         Progress { bar, refuted: std::cell::Cell::new(None), unit }
