@@ -67,9 +67,8 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     let left = || -> Result<Vec<(usize, Option<f64>)>, CliError> {
         Ok(cubes::merge(&args.dir)?.to_redo().into_iter().map(|id| (id, open.cubes.bound(id))).collect())
     };
-    let ids: Vec<usize> = if args.all {
-        estimate::spread(&left()?, usize::MAX)
-    } else if let Some(k) = args.sample {
+    let ids: Vec<usize> = if args.all || args.sample.is_some() {
+        let k = args.sample.unwrap_or(usize::MAX);
         if k == 0 {
             return Err(CliError::Usage("--sample 0: give at least one cube".into()));
         }

@@ -210,9 +210,13 @@ fn a_sample_spread_over_the_bounds_projects_the_time_of_the_cubes_left() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("optimal: 32 pieces; 31 pieces proved impossible"), "{}", run.stdout);
     assert!(!run.stdout.contains("the cubes left"), "{}", run.stdout);
-    let run = knights_sat(&["cube", path, "--sample", "2"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("every cube of"), "{}", run.stderr);
+    for asked in ["--sample 2", "--all"] {
+        let mut args = vec!["cube", path];
+        args.extend(asked.split(' '));
+        let run = knights_sat(&args);
+        assert_eq!(run.code, 0, "{asked}: {}", run.stderr);
+        assert!(run.stderr.contains("every cube of"), "{asked}: {}", run.stderr);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
