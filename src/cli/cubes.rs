@@ -12,7 +12,7 @@ use knights_sat::render::{self, Report};
 use knights_sat::solver::SolverKind;
 
 use super::args::{CubeArgs, MergeArgs, SplitArgs};
-use super::progress::{Group, Progress};
+use super::progress::{count, Group, Progress};
 use super::{CliError, Exit};
 
 /// The most cubes `split` is asked for: the split keeps every open node in memory, and a
@@ -138,14 +138,8 @@ fn line(run: &CubeRun, cubes: usize, horizons: bool) -> String {
         CubeRun::Done(result) => (result, " (done before)"),
     };
     let found = result.value.map(|v| format!("; found {v}")).unwrap_or_default();
-    let count = result.nodes;
-    let unit = match (horizons, count) {
-        (true, 1) => "solver call",
-        (true, _) => "solver calls",
-        (false, 1) => "node",
-        (false, _) => "nodes",
-    };
-    format!("cube {} of {cubes}: searched in {:.2} s, {count} {unit}{found}{done}", result.cube, result.seconds)
+    let work = count(result.nodes as usize, if horizons { "solver call" } else { "node" });
+    format!("cube {} of {cubes}: searched in {:.2} s, {work}{found}{done}", result.cube, result.seconds)
 }
 
 /// Prints what the job directory's results add up to.

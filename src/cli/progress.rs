@@ -147,7 +147,7 @@ fn moves(n: usize) -> String {
 }
 
 /// `1 move`, `2 moves`.
-fn count(n: usize, unit: &str) -> String {
+pub(super) fn count(n: usize, unit: &str) -> String {
     if n == 1 {
         format!("1 {unit}")
     } else {

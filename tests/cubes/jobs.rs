@@ -4,15 +4,22 @@
 use super::common::knights_sat;
 use super::scratch;
 
-/// Guarini's exchange (16 moves, the published answer) through a job directory: split up to
-/// 16 moves, every cube searched, the optimum merged; a lost result is named.
-#[test]
-fn an_exchange_is_split_into_positions_and_merged() {
-    let dir = scratch("guarini");
+/// Guarini's exchange split into 8 cubes up to 16 moves, in the scratch directory `name`.
+fn split_guarini(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
     let path = dir.to_str().unwrap();
     let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path, "--cubes", "8", "--horizon", "16"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("8 cubes at depth 1"), "{}", run.stdout);
+    dir
+}
+
+/// Guarini's exchange (16 moves, the published answer) through a job directory: split up to
+/// 16 moves, every cube searched, the optimum merged; a lost result is named.
+#[test]
+fn an_exchange_is_split_into_positions_and_merged() {
+    let dir = split_guarini("guarini");
+    let path = dir.to_str().unwrap();
     let run = knights_sat(&["cube", path, "--all", "--threads", "2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 8, "{}", run.stderr);
@@ -48,10 +55,8 @@ fn an_exchange_is_split_into_positions_and_merged() {
 #[test]
 fn cubes_are_searched_when_no_one_reads_their_lines() {
     use std::io::BufRead as _;
-    let dir = scratch("guarini-unread");
+    let dir = split_guarini("guarini-unread");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path, "--cubes", "8", "--horizon", "16"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_knights-sat"))
         .args(["cube", path, "--all", "--threads", "2"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
