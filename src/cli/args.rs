@@ -95,9 +95,16 @@ pub struct CubeArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
-    /// Search a cube again even if it has a result.
+    /// Search a cube again even if it has a result (a placement's: from its start, not from
+    /// where a stopped search left it).
     #[arg(long)]
     pub again: bool,
+
+    /// Stop after this many seconds (as on SIGINT or SIGTERM, which Slurm sends at a task's
+    /// time limit): a placement's cube keeps the nodes its search left open, and the next
+    /// search of the cube goes on from them. Other cubes, and a certified job's, are lost.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
 
     /// No line per cube on stderr.
     #[arg(long, short)]

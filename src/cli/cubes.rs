@@ -1,8 +1,9 @@
 //! `knights-sat split`, `cube` and `merge`: cube and conquer through a job directory.
 
 use std::io::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use knights_sat::cubes::{self, estimate, CubeRun, JobDir, MergeReport, SplitRequest};
 use knights_sat::driver::{default_threads, Event, PlacementSearch, Strategy, MAX_HORIZON};
@@ -87,21 +88,29 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     };
     let threads = threads(args.threads)?;
     let horizons = open.puzzle.placement().is_none();
+    let stop = stop_on_signal_or_time(args.time_limit, !horizons && !job.certify)?;
     let unit = family::of(&open.puzzle).step_unit();
     let group = Group::new(!args.quiet);
+    let stopped = AtomicBool::new(false);
     // Searches cube `id` on `threads` threads, its progress drawn in the group.
     let search = |id: usize, threads: usize| {
         let progress = group.progress(&format!("cube {id}"), unit);
-        let run = cubes::solve_cube_in(&open, id, threads, args.again, &mut |event: &Event| progress.observe(event));
+        let run = cubes::solve_cube_in(&open, id, threads, (args.again, Some(&stop)), &mut |event: &Event| {
+            progress.observe(event)
+        });
         progress.finish();
+        if let Ok(CubeRun::Stopped(_)) = &run {
+            stopped.store(true, Ordering::Relaxed);
+        }
         if let (Ok(run), false) = (&run, args.quiet) {
             group.println(&line(run, job.cubes, horizons));
         }
         run
     };
+    let ended = || if stopped.load(Ordering::Relaxed) { Exit::Unknown } else { Exit::Solved };
     if ids.len() == 1 {
         search(ids[0], threads)?;
-        return Ok(Exit::Solved);
+        return Ok(ended());
     }
     // Several cubes: each thread takes the next one.
     let next = AtomicUsize::new(0);
@@ -111,7 +120,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&id) = ids.get(i) else { break };
-                if failure.lock().map_or(true, |f| f.is_some()) {
+                if failure.lock().map_or(true, |f| f.is_some()) || stop.load(Ordering::Relaxed) {
                     break;
                 }
                 match search(id, 1) {
@@ -127,8 +136,35 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     });
     match failure.into_inner().ok().flatten() {
         Some(error) => Err(error),
-        None => Ok(Exit::Solved),
+        None => Ok(ended()),
     }
+}
+
+/// The flag that stops the cubes' searches: set by the first SIGINT or SIGTERM, or after
+/// `time_limit` seconds. Where the searches cannot keep their open nodes (`keeps` false: an
+/// exchange's or a tour's cubes, a certified job's), a signal ends the process at once, as it
+/// did without a handler; so does a second signal.
+fn stop_on_signal_or_time(time_limit: Option<f64>, keeps: bool) -> Result<Arc<AtomicBool>, CliError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    if let Some(seconds) = time_limit {
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(CliError::Usage(format!("--time-limit {seconds}: give a number of seconds, 0 or more")));
+        }
+        let flag = Arc::clone(&stop);
+        // Detached: the process ends with the cubes, whether or not the time is up.
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(seconds.min(1e9)));
+            flag.store(true, Ordering::Relaxed);
+        });
+    }
+    let flag = Arc::clone(&stop);
+    // Without a handler (it fails to install) a signal ends the process as before.
+    let _ = ctrlc::try_set_handler(move || {
+        if !keeps || flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+    Ok(stop)
 }
 
 /// One line about a cube's search.
@@ -136,6 +172,15 @@ fn line(run: &CubeRun, cubes: usize, horizons: bool) -> String {
     let (result, done) = match run {
         CubeRun::Searched(result) => (result, ""),
         CubeRun::Done(result) => (result, " (done before)"),
+        CubeRun::Stopped(progress) => {
+            let open = count(progress.open.len(), "open node");
+            let nodes = count(progress.nodes as usize, "node");
+            let found = progress.value.map(|v| format!("; found {v}")).unwrap_or_default();
+            return format!(
+                "cube {} of {cubes}: stopped after {:.2} s, {nodes}{found}; {open} kept, from which its next search goes on",
+                progress.cube, progress.seconds
+            );
+        }
     };
     let found = result.value.map(|v| format!("; found {v}")).unwrap_or_default();
     let work = count(result.nodes as usize, if horizons { "solver call" } else { "node" });
@@ -187,6 +232,18 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
         let dir = args.dir.display();
         let redo = cubes::array_ranges(&report.to_redo());
         eprintln!("knights-sat: {} of {} cubes have no result: {redo}", report.to_redo().len(), report.job.cubes);
+        let jobs = JobDir::at(&args.dir);
+        let part_way: Vec<_> = report.to_redo().into_iter().filter_map(|id| jobs.progress(id).ok().flatten()).collect();
+        if !part_way.is_empty() {
+            let seconds: f64 = part_way.iter().map(|p| p.seconds).sum();
+            let cubes: Vec<usize> = part_way.iter().map(|p| p.cube).collect();
+            eprintln!(
+                "  {} of them stopped part way ({seconds:.0} s searched): {}; their next searches go on from the nodes \
+                 they left open",
+                part_way.len(),
+                cubes::array_ranges(&cubes)
+            );
+        }
         eprintln!("  search them again: sbatch --array={redo} {dir}/run.sbatch");
         eprintln!("                 or: knights-sat cube {dir} --all");
         Ok(Exit::Unknown)

@@ -106,6 +106,31 @@ pub struct CubeResult {
     pub tree: Option<CubeTree>,
 }
 
+/// `results/cube-N.open.json`: how far the search of a placement's cube N came before it was
+/// stopped (a signal, or `cube --time-limit`). The next search of the cube goes on from the
+/// nodes it left open; the cube has no result until a search ends.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CubeProgress {
+    /// The job's id.
+    pub job: String,
+    /// The cube's index.
+    pub cube: usize,
+    /// Seconds the searches of the cube took so far.
+    pub seconds: f64,
+    /// Nodes they searched.
+    pub nodes: u64,
+    /// How many searches the cube had so far.
+    pub runs: usize,
+    /// The best placement they found in the cube, if cheaper than the split's: its cost …
+    pub incumbent_cost: Option<i64>,
+    /// … its value …
+    pub value: Option<usize>,
+    /// … and its solution file.
+    pub solution: Option<String>,
+    /// The nodes left open, each a subtree of the cube still to search.
+    pub open: Vec<Cube>,
+}
+
 /// A cube's part of a certified tree.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CubeTree {
@@ -199,6 +224,40 @@ impl JobDir {
     /// The result file of cube `id`.
     pub fn result_path(&self, id: usize) -> PathBuf {
         self.root.join("results").join(format!("cube-{id}.json"))
+    }
+
+    /// The file of cube `id`'s stopped search ([`CubeProgress`]).
+    pub fn progress_path(&self, id: usize) -> PathBuf {
+        self.root.join("results").join(format!("cube-{id}.open.json"))
+    }
+
+    /// How far the stopped searches of cube `id` came, if one was stopped.
+    pub fn progress(&self, id: usize) -> Result<Option<CubeProgress>, JobError> {
+        let path = self.progress_path(id);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let progress: CubeProgress = read_json(&path)?;
+        if progress.cube != id {
+            return Err(malformed(&path, format!("it names cube {}, not {id}", progress.cube)));
+        }
+        Ok(Some(progress))
+    }
+
+    /// Writes how far a stopped search of a cube came, atomically as a result.
+    pub fn write_progress(&self, progress: &CubeProgress) -> Result<(), JobError> {
+        let path = self.progress_path(progress.cube);
+        let text = serde_json::to_string_pretty(progress).map_err(|e| malformed(&path, e.to_string()))?;
+        write_atomically(&path, &text)
+    }
+
+    /// Removes the record of cube `id`'s stopped search (once the cube has its result).
+    pub fn forget_progress(&self, id: usize) -> Result<(), JobError> {
+        let path = self.progress_path(id);
+        match fs::remove_file(&path) {
+            Err(source) if source.kind() != std::io::ErrorKind::NotFound => Err(JobError::Io { path, source }),
+            _ => Ok(()),
+        }
     }
 
     /// Reads the split: `job.json`, the puzzle, the cubes and the cuts, checked against the

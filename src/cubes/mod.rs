@@ -19,6 +19,9 @@
 //!                          (a placement's; an exchange's is empty)
 //! DIR/run.sbatch           the job array: `sbatch DIR/run.sbatch`
 //! DIR/results/cube-N.json  what cube N's search found, written by renaming a finished file
+//! DIR/results/cube-N.open.json
+//!                          a placement's cube N whose search was stopped: the nodes it
+//!                          left open, from which the next search of the cube goes on
 //! DIR/logs/                the array tasks' output
 //! DIR/found/V-cube-N       an exchange's or a tour's cube N found a route of V moves
 //!                          (an empty file): the other cubes ask no horizon from V on
@@ -40,7 +43,7 @@ mod tour;
 
 pub use certify::{certify_job, JobCertificate, CERTIFICATE_DIR};
 pub use exchange::{solve_position_cube, split_exchange, ExchangeSplit, PositionCube};
-pub use job::{CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
+pub use job::{CubeProgress, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 pub use merge::{merge, MergeReport};
 pub use solve::{solve_cube_in, split_into, CubeRun, SplitRequest};
 pub use tour::{solve_path_cube, split_tour, tour_splittable, PathCube, TourSplit};

@@ -2,17 +2,20 @@
 
 use std::fs;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::exchange::{solve_position_cube, split_exchange};
 use super::job::{
-    digest, json_lines, write_atomically, CubeResult, CubeTree, Job, JobCubes, JobDir, JobError, OpenJob, FORMAT,
+    digest, json_lines, write_atomically, CubeProgress, CubeResult, CubeTree, Job, JobCubes, JobDir, JobError, OpenJob,
+    FORMAT,
 };
 use super::sbatch::script;
 use super::tour::{solve_path_cube, split_tour, tour_splittable};
 use crate::certify::split::{prove_cube, CubeClaim};
 use crate::certify::{write_solution, ProofCompression};
-use crate::driver::{self, Event, Ingredients, Solution};
+use crate::driver::{self, Event, Ingredients, PlacementCubeSearch, Solution};
 use crate::encodings::puzzle::placement::PlacementPuzzle;
 use crate::encodings::puzzle::tour::{TourObjective, TourPuzzle};
 use crate::encodings::puzzle::{self, ExchangePuzzle, Puzzle};
@@ -166,16 +169,23 @@ pub enum CubeRun {
     Searched(CubeResult),
     /// The cube had a result already (not searched again).
     Done(CubeResult),
+    /// A placement's cube was stopped: how far its searches came, written for the next.
+    Stopped(CubeProgress),
 }
 
 /// Searches cube `id` of the job `open` on `threads` threads and writes its result, unless
 /// it has one already (or `again`). A search that fails writes a result saying why and
 /// returns the error.
+///
+/// A placement's cube whose searches were stopped before goes on from the nodes they left
+/// open (unless `again`). Once `stop` is set, the search of a placement's cube of a job that is
+/// not certified stops at its next nodes and writes those it left open
+/// ([`CubeProgress`]); other searches do not watch it.
 pub fn solve_cube_in(
     open: &OpenJob,
     id: usize,
     threads: usize,
-    again: bool,
+    (again, stop): (bool, Option<&Arc<AtomicBool>>),
     emit: &mut dyn FnMut(&Event),
 ) -> Result<CubeRun, JobError> {
     let OpenJob { dir: jobs, job, puzzle, cubes, cuts } = open;
@@ -194,6 +204,7 @@ pub fn solve_cube_in(
     }
     let started = Instant::now();
     let mut best: Option<(usize, Solution)> = None;
+    let mut earlier: Option<(usize, String)> = None;
     let mut calls = 0;
     let mut tree = None;
     let mut keep = |event: &Event| {
@@ -218,13 +229,38 @@ pub fn solve_cube_in(
         |why: String| JobError::Malformed { path: jobs.file("cubes.json"), why: format!("cube {id}: {why}") };
     let no_horizon = || JobError::Malformed { path: jobs.file("job.json"), why: "the job names no horizon".into() };
     let mut refuted_to = None;
+    let mut before: Option<CubeProgress> = None;
     let searched = match (cubes, puzzle) {
         (JobCubes::Placement(cubes), Puzzle::Placement(placement)) => {
             let ingredients = Ingredients { symmetry: job.symmetry, certify: job.certify, ..Ingredients::default() };
-            let cube = (&cubes[id], Some(&cuts[..]));
-            driver::solve_cube(placement, ingredients, threads, cube, job.incumbent_cost, &mut |e| keep(&e))
-                .map(|stats| stats.nodes)
-                .map_err(JobError::from)
+            if again {
+                jobs.forget_progress(id)?;
+            }
+            before = jobs.progress(id)?.filter(|p| p.job == job.id && !job.certify);
+            let whole = std::slice::from_ref(&cubes[id]);
+            let subtrees = before.as_ref().map_or(whole, |p| &p.open[..]);
+            let incumbent = match (job.incumbent_cost, before.as_ref().and_then(|p| p.incumbent_cost)) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let stop = stop.filter(|_| !job.certify).cloned();
+            let search = driver::solve_cube(
+                placement,
+                ingredients,
+                threads,
+                (subtrees, Some(&cuts[..])),
+                incumbent,
+                stop,
+                &mut |e| keep(&e),
+            );
+            match search {
+                Ok(search) if !search.open.is_empty() => {
+                    let progress = stopped(open, id, (before, &search), started.elapsed().as_secs_f64(), best.take())?;
+                    return Ok(CubeRun::Stopped(progress));
+                }
+                Ok(search) => Ok(search.stats.nodes),
+                Err(error) => Err(JobError::from(error)),
+            }
         }
         (JobCubes::Exchange(cubes), Puzzle::Exchange(exchange)) => {
             let position = cubes[id].position(exchange).map_err(malformed)?;
@@ -257,7 +293,18 @@ pub fn solve_cube_in(
     };
     let horizons = !matches!(cubes, JobCubes::Placement(_));
     let searched = searched.map(|nodes| if horizons { calls } else { nodes });
-    let seconds = started.elapsed().as_secs_f64();
+    let mut seconds = started.elapsed().as_secs_f64();
+    // A cube whose searches were stopped before: their time, nodes and best placement count.
+    let mut earlier_nodes = 0;
+    if let Some(progress) = &before {
+        seconds += progress.seconds;
+        earlier_nodes = progress.nodes;
+        if best.is_none() {
+            if let (Some(value), Some(text)) = (progress.value, &progress.solution) {
+                earlier = Some((value, text.clone()));
+            }
+        }
+    }
     // A certified exchange or tour: the cube's part of the certificate, of what it refuted.
     let mut proof_seconds = None;
     let searched = match (searched, refuted_to) {
@@ -284,13 +331,17 @@ pub fn solve_cube_in(
     };
     match searched {
         Ok(nodes) => {
-            result.nodes = nodes;
+            result.nodes = nodes + earlier_nodes;
             result.tree = tree;
             if let Some((value, solution)) = best {
                 result.value = Some(value);
                 result.solution = Some(write_solution(puzzle, &solution, value));
+            } else if let Some((value, text)) = earlier {
+                result.value = Some(value);
+                result.solution = Some(text);
             }
             jobs.write_result(&result)?;
+            jobs.forget_progress(id)?;
             if let (true, Some(value)) = (horizons, result.value) {
                 // After the result, so that a value announced is a value merged.
                 jobs.announce_found(value, id)?;
@@ -303,6 +354,39 @@ pub fn solve_cube_in(
             Err(error)
         }
     }
+}
+
+/// Writes how far the searches of placement cube `id` came, the last one stopped after
+/// `seconds` by `search` (with `best`, the placement it found if any), after those `before`.
+fn stopped(
+    open: &OpenJob,
+    id: usize,
+    (before, search): (Option<CubeProgress>, &PlacementCubeSearch),
+    seconds: f64,
+    best: Option<(usize, Solution)>,
+) -> Result<CubeProgress, JobError> {
+    let mut progress = before.unwrap_or(CubeProgress {
+        job: open.job.id.clone(),
+        cube: id,
+        seconds: 0.0,
+        nodes: 0,
+        runs: 0,
+        incumbent_cost: None,
+        value: None,
+        solution: None,
+        open: Vec::new(),
+    });
+    progress.seconds += seconds;
+    progress.nodes += search.stats.nodes;
+    progress.runs += 1;
+    progress.open.clone_from(&search.open);
+    if let Some((value, solution)) = best {
+        progress.incumbent_cost = search.incumbent_cost;
+        progress.value = Some(value);
+        progress.solution = Some(write_solution(&open.puzzle, &solution, value));
+    }
+    open.dir.write_progress(&progress)?;
+    Ok(progress)
 }
 
 /// Writes the part of cube `id` of the certified exchange or tour job `open` into its

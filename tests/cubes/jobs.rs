@@ -76,7 +76,8 @@ fn cubes_are_searched_when_no_one_reads_their_lines() {
 
 /// Knight domination of 14x14 (32 knights, OEIS A006075) through a job directory: split,
 /// some cubes searched, the merge names the missing ones, the rest searched, the optimum
-/// merged; a lost result is named and searched again alone; a changed cube file is refused.
+/// merged; a stopped cube goes on from its open nodes; a lost result is named and searched
+/// again alone; a changed cube file is refused.
 #[test]
 fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     let dir = scratch("knights-14x14");
@@ -89,10 +90,27 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     let script = std::fs::read_to_string(dir.join("run.sbatch")).unwrap();
     assert!(script.contains(&format!("#SBATCH --array=0-{}", cubes - 1)), "{script}");
 
+    // Stopped at once (as by SIGTERM at a time limit), a cube keeps the nodes it left open,
+    // and its next search goes on from them.
+    let run = knights_sat(&["cube", path, "0", "--time-limit", "0"]);
+    assert_eq!(run.code, 4, "a stopped cube is no result: {}", run.stderr);
+    assert!(run.stderr.contains("cube 0 of") && run.stderr.contains("open node"), "{}", run.stderr);
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results/cube-0.open.json")).unwrap()).unwrap();
+    assert!(!kept["open"].as_array().unwrap().is_empty(), "{kept}");
+    assert!(!dir.join("results/cube-0.json").exists());
+    let run = knights_sat(&["merge", path]);
+    assert!(run.stderr.contains("1 of them stopped part way") && run.stderr.contains(": 0;"), "{}", run.stderr);
+    let run = knights_sat(&["cube", path, "0", "--time-limit=-1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--time-limit -1"), "{}", run.stderr);
+
     let run = knights_sat(&["cube", path, "0", "1", "2", "--threads", "2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!dir.join("results/cube-0.open.json").exists(), "a cube searched to the end keeps no open nodes");
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 4, "an incomplete merge is not an answer: {}", run.stdout);
+    assert!(!run.stderr.contains("stopped part way"), "{}", run.stderr);
     assert!(
         run.stderr.contains(&format!("{} of {cubes} cubes have no result: 3-{}", cubes - 3, cubes - 1)),
         "{}",

@@ -62,8 +62,11 @@ fn conquer(puzzle: &PlacementPuzzle, ingredients: Ingredients, wanted: usize) ->
     let mut improved = 0;
     for cube in &cut.cubes {
         let mut found = None;
-        solve_cube(puzzle, ingredients, 1, (cube, Some(&cut.cuts)), cut.incumbent_cost, &mut |e| keep(e, &mut found))
-            .expect("the cube's search runs");
+        let cube = std::slice::from_ref(cube);
+        solve_cube(puzzle, ingredients, 1, (cube, Some(&cut.cuts)), cut.incumbent_cost, None, &mut |e| {
+            keep(e, &mut found)
+        })
+        .expect("the cube's search runs");
         if let Some(value) = found {
             improved += usize::from(better(value, from_split));
             if better(value, best) {
@@ -134,7 +137,8 @@ fn the_trees_of_a_certified_split_and_its_cubes_make_one_certificate() {
         for cube in &cut.cubes {
             let mut part = None;
             let cuts = Some(&cut.cuts[..]);
-            solve_cube(&puzzle, ingredients, 1 + i % 2, (cube, cuts), cut.incumbent_cost, &mut |e| match e {
+            let cube = std::slice::from_ref(cube);
+            solve_cube(&puzzle, ingredients, 1 + i % 2, (cube, cuts), cut.incumbent_cost, None, &mut |e| match e {
                 Event::TreeProof(logged) => part = Some(logged),
                 other => keep(other),
             })

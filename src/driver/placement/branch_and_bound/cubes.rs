@@ -10,7 +10,7 @@
 //! best placement found by the split or by any cube is optimal.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use knights_sat_encodings::check::check_placement;
@@ -18,7 +18,7 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use serde::{Deserialize, Serialize};
 
 use super::local_search;
-use super::pool::{round_up_bound, Pool, Task};
+use super::pool::{round_up_bound, Branching, Pool, Task};
 use super::tree::SplitAt;
 use super::tree_proof::{Decision, TreeProof};
 use super::{prepare, run_tree, Ingredients, Merged, Prepared};
@@ -56,6 +56,23 @@ pub struct Cube {
     /// the nodes the split closed sum to 1 (absent from the cubes of older splits).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<f64>,
+    /// The children of a branching at the node still to search, where a suspended search left
+    /// it (a split's cubes have none: each is searched from its node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest: Option<Rest>,
+}
+
+/// The rest of a branching ([`Cube::rest`]): child `i` places candidate `i` after the orbits of
+/// the earlier candidates under `subgroup` were emptied; a `single` candidate has a second
+/// child that empties its orbit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rest {
+    /// The candidates not yet tried, in order.
+    pub candidates: Vec<usize>,
+    /// A fractional variable's branching, not a covering row's.
+    pub single: bool,
+    /// The board symmetries (by index) that fix the node's decisions.
+    pub subgroup: Vec<usize>,
 }
 
 impl Cube {
@@ -69,14 +86,28 @@ impl Cube {
             fixed_zeros: fixed_zeros.into_iter().map(|f| f.0).collect(),
             bound: task.bound.is_finite().then_some(task.bound),
             share: Some(task.share),
+            rest: task.rest.map(|rest| Rest {
+                candidates: rest.candidates,
+                single: rest.single,
+                subgroup: rest.subgroup,
+            }),
         }
     }
 
-    /// The cube as a task, if every variable is one of `n`.
-    fn task(&self, n: usize) -> Result<Task, Error> {
-        let vars = [&self.ones, &self.zeros, &self.fixed_ones, &self.fixed_zeros];
+    /// The cube as a task, if every variable is one of `n` and every symmetry one of
+    /// `symmetries`.
+    fn task(&self, n: usize, symmetries: usize) -> Result<Task, Error> {
+        let no_rest = Vec::new();
+        let candidates = self.rest.as_ref().map_or(&no_rest, |rest| &rest.candidates);
+        let vars = [&self.ones, &self.zeros, &self.fixed_ones, &self.fixed_zeros, candidates];
         if let Some(v) = vars.iter().flat_map(|list| list.iter()).find(|&&v| v >= n) {
             return Err(Error::Unsupported(format!("the cube names variable {v}, but the puzzle has {n}")));
+        }
+        if self.rest.as_ref().is_some_and(|rest| rest.candidates.is_empty()) {
+            return Err(Error::Unsupported("the cube's rest of a branching has no candidate".into()));
+        }
+        if let Some(g) = self.rest.iter().flat_map(|rest| &rest.subgroup).find(|&&g| g >= symmetries) {
+            return Err(Error::Unsupported(format!("the cube names symmetry {g}, but the puzzle has {symmetries}")));
         }
         let fixed = self.fixed_ones.iter().map(|&v| (v, true)).chain(self.fixed_zeros.iter().map(|&v| (v, false)));
         Ok(Task {
@@ -84,7 +115,11 @@ impl Cube {
             zeros: self.zeros.clone(),
             path: self.path.clone(),
             fixed: fixed.collect(),
-            rest: None,
+            rest: self.rest.as_ref().map(|rest| Branching {
+                candidates: rest.candidates.clone(),
+                single: rest.single,
+                subgroup: rest.subgroup.clone(),
+            }),
             bound: self.bound.unwrap_or(f64::NEG_INFINITY),
             // The cube's search reports how far it has come through the cube's own tree.
             share: 1.0,
@@ -266,24 +301,69 @@ pub(super) fn report_closed(best: Option<i64>, maximise: bool, emit: &mut dyn Fn
     }
 }
 
+/// What [`solve_cube`] did.
+#[derive(Clone, Debug)]
+pub struct PlacementCubeSearch {
+    /// The search's work.
+    pub stats: SearchStats,
+    /// The nodes a suspended search left open, from which it can go on later (a subtree
+    /// each); empty once the cube is searched to the end.
+    pub open: Vec<Cube>,
+    /// The best cost known at the end: the one given, or a cheaper placement's found.
+    pub incumbent_cost: Option<i64>,
+}
+
 /// Searches the subtree of `cube` on `threads` threads for placements cheaper than
 /// `incumbent_cost` (the best cost known when the tree was split; `None`: none), with the
 /// split's `cuts` (`None`: separated again). The placements it finds are reported as they
 /// improve; the search's bounds, which hold only inside the cube, are not.
+///
+/// `cube` may be several subtrees: the open nodes a suspended search of one cube left. Once
+/// `suspend` is set, the search stops at its next nodes and returns those it left open; a
+/// certified search cannot go on later, so it is refused a suspension.
 pub fn solve_cube(
     puzzle: &PlacementPuzzle,
     ingredients: Ingredients,
     threads: usize,
-    (cube, cuts): (&Cube, Option<&[Cut]>),
+    (cube, cuts): (&[Cube], Option<&[Cut]>),
     incumbent_cost: Option<i64>,
+    suspend: Option<Arc<AtomicBool>>,
     emit: &mut dyn FnMut(Event),
-) -> Result<SearchStats, Error> {
+) -> Result<PlacementCubeSearch, Error> {
+    if ingredients.certify && (suspend.is_some() || cube.len() != 1) {
+        return Err(Error::Unsupported("a certified cube is searched whole, in one run".into()));
+    }
+    let suspensions = |pool: Pool| match &suspend {
+        Some(flag) => pool.with_suspension(Arc::clone(flag)),
+        None => pool,
+    };
+    search_cube(puzzle, ingredients, threads, (cube, cuts), incumbent_cost, &suspensions, emit)
+}
+
+/// [`solve_cube`] with its pool as `configure` leaves it (how it is suspended).
+pub(super) fn search_cube(
+    puzzle: &PlacementPuzzle,
+    ingredients: Ingredients,
+    threads: usize,
+    (cube, cuts): (&[Cube], Option<&[Cut]>),
+    incumbent_cost: Option<i64>,
+    configure: &dyn Fn(Pool) -> Pool,
+    emit: &mut dyn FnMut(Event),
+) -> Result<PlacementCubeSearch, Error> {
     let started = Instant::now();
     let threads = threads.max(1);
     let prepared = prepare(puzzle, ingredients, threads, false, cuts, emit)?;
     let problem = &prepared.problem;
-    let task = cube.task(problem.n())?;
-    let pool = Pool::new(threads, task, problem.step, problem.maximise, false);
+    // The cube's search reports how far it has come through its own subtrees.
+    let total: f64 = cube.iter().map(|c| c.share.filter(|s| *s > 0.0).unwrap_or(1.0)).sum();
+    let tasks = cube
+        .iter()
+        .map(|c| {
+            let share = c.share.filter(|s| *s > 0.0).unwrap_or(1.0) / total;
+            c.task(problem.n(), prepared.symmetries.len()).map(|task| Task { share, ..task })
+        })
+        .collect::<Result<Vec<Task>, Error>>()?;
+    let pool = configure(Pool::with_tasks(threads, tasks, problem.step, problem.maximise, false));
     if let Some(cost) = incumbent_cost {
         pool.improve(cost, || Ok(()))?;
     }
@@ -297,5 +377,6 @@ pub fn solve_cube(
         // The cube's part of the tree: its bounds and orbital fixings, the split's cuts.
         emit(Event::TreeProof(std::sync::Arc::new(tree)));
     }
-    Ok(merged.total())
+    let open = pool.remaining().into_iter().map(Cube::of).collect();
+    Ok(PlacementCubeSearch { stats: merged.total(), open, incumbent_cost: pool.best() })
 }

@@ -50,7 +50,7 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
-pub use cubes::{solve_cube, split, Cube, Cut, Split};
+pub use cubes::{solve_cube, split, Cube, Cut, PlacementCubeSearch, Rest, Split};
 pub use ingredients::Ingredients;
 use ingredients::REPORT_EVERY;
 use orbits::Symmetries;

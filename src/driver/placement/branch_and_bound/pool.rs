@@ -11,7 +11,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
 
 use crate::driver::{Event, SearchStats};
 
@@ -95,6 +96,11 @@ pub(super) struct Pool {
     budget: u64,
     /// The search stopped because it passed its budget.
     over: AtomicBool,
+    /// Once set, each thread hands its open nodes back to the queue and stops
+    /// ([`Pool::suspended`]).
+    suspend: Option<Arc<AtomicBool>>,
+    /// The same once the threads searched this many nodes together (to test suspensions).
+    suspend_after: u64,
 }
 
 impl Pool {
@@ -120,7 +126,34 @@ impl Pool {
             nodes: AtomicU64::new(0),
             budget: u64::MAX,
             over: AtomicBool::new(false),
+            suspend: None,
+            suspend_after: u64::MAX,
         }
+    }
+
+    /// The pool, whose threads hand their open nodes back to the queue and stop once `flag`
+    /// is set: the search can go on later from [`Pool::remaining`].
+    pub fn with_suspension(mut self, flag: Arc<AtomicBool>) -> Pool {
+        self.suspend = Some(flag);
+        self
+    }
+
+    /// The pool, suspended once its threads searched `nodes` nodes together.
+    #[cfg(test)]
+    pub fn suspended_after(mut self, nodes: u64) -> Pool {
+        self.suspend_after = nodes;
+        self
+    }
+
+    /// Whether the search is being suspended: each thread gives its open nodes back.
+    pub fn suspended(&self) -> bool {
+        self.suspend.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || self.nodes.load(Ordering::Relaxed) >= self.suspend_after
+    }
+
+    /// The subtrees still queued: after a suspended search, every node it left open.
+    pub fn remaining(&self) -> Vec<Task> {
+        std::mem::take(&mut self.lock().tasks)
     }
 
     /// The pool, stopping every thread once they searched `nodes` nodes together.
@@ -200,6 +233,10 @@ impl Pool {
             if self.stopped() {
                 return None;
             }
+            if self.suspended() {
+                self.wake.notify_all();
+                return None;
+            }
             // The task with the least bound first: it holds the proven bound down.
             let least = (0..queue.tasks.len()).min_by(|&a, &b| queue.tasks[a].bound.total_cmp(&queue.tasks[b].bound));
             if let Some(i) = least {
@@ -216,7 +253,12 @@ impl Pool {
             }
             queue.waiting += 1;
             self.hungry.store(true, Ordering::Relaxed);
-            queue = self.wake.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
+            // Woken by a task given or the last busy thread; the timeout lets a suspension
+            // set from outside be seen.
+            queue = match self.wake.wait_timeout(queue, SUSPENSION_POLL) {
+                Ok((queue, _)) => queue,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
             queue.waiting -= 1;
         }
     }
@@ -271,6 +313,9 @@ impl Pool {
         }
     }
 }
+
+/// How often a thread waiting for a task looks whether the search is being suspended.
+const SUSPENSION_POLL: Duration = Duration::from_millis(100);
 
 /// The value of a placement of cost `cost`.
 pub(super) fn value_of(cost: i64, maximise: bool) -> usize {

@@ -385,6 +385,18 @@ impl<'a> Worker<'a> {
         self.cx.pool.give(task);
     }
 
+    /// A suspended search: gives the rest of every branching on the path and the current
+    /// node, not yet solved, back to the pool, which then holds every node left open.
+    fn hand_back(&mut self) {
+        while self.frames.iter().any(Frame::has_more) {
+            self.give_away();
+        }
+        let bound = self.frames.last().map_or(self.task_bound, |frame| frame.bound);
+        let here = self.here(bound);
+        self.cx.pool.give(here);
+        self.frames.iter_mut().for_each(|frame| frame.given = true);
+    }
+
     /// The current node as a task: its decisions and everything fixed on the way to it.
     fn here(&self, bound: f64) -> Task {
         let value = &self.problem.value;
@@ -406,6 +418,10 @@ impl<'a> Worker<'a> {
 
     /// Searches the current node (already propagated).
     fn node(&mut self) -> Result<(), Error> {
+        if self.cx.pool.suspended() {
+            self.hand_back();
+            return Ok(());
+        }
         if self.cx.pool.stopped() {
             return Ok(());
         }
