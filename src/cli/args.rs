@@ -100,9 +100,10 @@ pub struct CubeArgs {
     #[arg(long)]
     pub again: bool,
 
-    /// Stop after this many seconds (as on SIGINT or SIGTERM, which Slurm sends at a task's
+    /// Stop after this many seconds, as on SIGINT or SIGTERM (which Slurm sends at a task's
     /// time limit): a placement's cube keeps the nodes its search left open, and the next
-    /// search of the cube goes on from them. Other cubes, and a certified job's, are lost.
+    /// search of the cube goes on from them (not for a certified job, whose certificate states
+    /// each cube's tree searched in one run).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
 

@@ -91,7 +91,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     let stop = stop_on_signal_or_time(args.time_limit, !horizons && !job.certify)?;
     let unit = family::of(&open.puzzle).step_unit();
     let group = Group::new(!args.quiet);
-    let stopped = AtomicBool::new(false);
+    let finished = AtomicUsize::new(0);
     // Searches cube `id` on `threads` threads, its progress drawn in the group.
     let search = |id: usize, threads: usize| {
         let progress = group.progress(&format!("cube {id}"), unit);
@@ -99,15 +99,16 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
             progress.observe(event)
         });
         progress.finish();
-        if let Ok(CubeRun::Stopped(_)) = &run {
-            stopped.store(true, Ordering::Relaxed);
+        if let Ok(CubeRun::Searched(_) | CubeRun::Done(_)) = &run {
+            finished.fetch_add(1, Ordering::Relaxed);
         }
         if let (Ok(run), false) = (&run, args.quiet) {
             group.println(&line(run, job.cubes, horizons));
         }
         run
     };
-    let ended = || if stopped.load(Ordering::Relaxed) { Exit::Unknown } else { Exit::Solved };
+    // Stopped: a cube kept its open nodes, or cubes asked for were never started.
+    let ended = || if finished.load(Ordering::Relaxed) < ids.len() { Exit::Unknown } else { Exit::Solved };
     if ids.len() == 1 {
         search(ids[0], threads)?;
         return Ok(ended());
@@ -141,30 +142,22 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
 }
 
 /// The flag that stops the cubes' searches: set by the first SIGINT or SIGTERM, or after
-/// `time_limit` seconds. Where the searches cannot keep their open nodes (`keeps` false: an
-/// exchange's or a tour's cubes, a certified job's), a signal ends the process at once, as it
-/// did without a handler; so does a second signal.
+/// `time_limit` seconds ([`super::stop`]). Where the searches cannot keep their open nodes
+/// (`keeps` false: an exchange's or a tour's cubes, a certified job's), nothing is caught, and a
+/// signal ends the process as it always did.
 fn stop_on_signal_or_time(time_limit: Option<f64>, keeps: bool) -> Result<Arc<AtomicBool>, CliError> {
-    let stop = Arc::new(AtomicBool::new(false));
-    if let Some(seconds) = time_limit {
-        if !(seconds.is_finite() && seconds >= 0.0) {
-            return Err(CliError::Usage(format!("--time-limit {seconds}: give a number of seconds, 0 or more")));
-        }
-        let flag = Arc::clone(&stop);
-        // Detached: the process ends with the cubes, whether or not the time is up.
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs_f64(seconds.min(1e9)));
-            flag.store(true, Ordering::Relaxed);
-        });
+    if let Some(seconds) = time_limit.filter(|s| !(s.is_finite() && *s >= 0.0)) {
+        return Err(CliError::Usage(format!("--time-limit {seconds}: give a number of seconds, 0 or more")));
     }
-    let flag = Arc::clone(&stop);
-    // Without a handler (it fails to install) a signal ends the process as before.
-    let _ = ctrlc::try_set_handler(move || {
-        if !keeps || flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
+    if !keeps {
+        if time_limit.is_some() {
+            let why = "--time-limit: only a placement's cubes keep their open nodes, and not a certified job's \
+                       (its certificate states each cube's tree searched in one run)";
+            return Err(CliError::Usage(why.into()));
         }
-    });
-    Ok(stop)
+        return Ok(Arc::new(AtomicBool::new(false)));
+    }
+    Ok(super::stop::on_signal_or_time(time_limit.map(|seconds| Duration::from_secs_f64(seconds.min(1e9)))))
 }
 
 /// One line about a cube's search.

@@ -13,6 +13,7 @@ mod inline;
 mod progress;
 mod settings;
 mod solve;
+mod stop;
 mod verify;
 
 use clap::Parser;

@@ -74,6 +74,55 @@ fn cubes_are_searched_when_no_one_reads_their_lines() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// SIGTERM, as Slurm sends at a task's time limit, stops `cube --all` with exit 4: no cube
+/// starts after it, a cube it stops keeps its open nodes, and the next run finishes the job
+/// (knight domination 14x14, 32 knights, OEIS A006075). The signal is sent once the binary
+/// catches it, read off /proc rather than guessed from a delay.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_stops_the_cubes_and_the_next_run_goes_on() {
+    let dir = scratch("knights-14x14-sigterm");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_knights-sat"))
+        .args(["cube", path, "--all", "--threads", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let status = format!("/proc/{}/status", child.id());
+    let catches_sigterm = || {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (libc::SIGTERM - 1)) != 0)
+    };
+    let waited = std::time::Instant::now();
+    while !catches_sigterm() {
+        assert!(waited.elapsed().as_secs() < 120, "the binary never caught SIGTERM");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: sends a signal to a child that has not been reaped, so its pid is still its own.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    let output = child.wait_with_output().expect("the binary ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 4, "the signal stopped no cube: {stderr}");
+    let kept = stderr.lines().filter(|l| l.contains("open nodes kept") || l.contains("open node kept")).count();
+    let open = std::fs::read_dir(dir.join("results"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".open.json"))
+        .count();
+    assert_eq!(kept, open, "each cube stopped part way says so and keeps its nodes: {stderr}");
+
+    let run = knights_sat(&["cube", path, "--all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert!(run.stdout.contains("optimal: 32 pieces; 31 pieces proved impossible"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Knight domination of 14x14 (32 knights, OEIS A006075) through a job directory: split,
 /// some cubes searched, the merge names the missing ones, the rest searched, the optimum
 /// merged; a stopped cube goes on from its open nodes; a lost result is named and searched
