@@ -10,6 +10,22 @@
 //! 263,587 nodes in 284.0 s against 266,017 in 267.9 s. A knight's square shares at most a
 //! few rows with another's, so a column is dominated only once nearly all its rows are
 //! covered, where the relaxation seldom wants it anyway.
+//!
+//! Two more propagations were tried and not kept; both left knight domination's trees as they
+//! were (one thread, one run each):
+//! - *every piece is needed*: some least placement gives each piece a square that it alone
+//!   occupies or attacks, so a placed piece whose squares all have another piece closes the
+//!   node, and a free variable that would cover all of a piece's own squares is 0. On 15x15
+//!   (1,296 nodes either way) each of the 1,546 placed pieces checked still had 3 squares of its
+//!   own or more, and nothing was fixed; on 17x17, of 32,821 checks, 22 left a piece 2 squares
+//!   and 2 variables were fixed. The tree places few pieces before its bound closes it, far too
+//!   sparse for them to crowd each other.
+//! - *nogoods from bound conflicts*, as a SAT solver learns clauses: at each node closed by its
+//!   bound, the fixings that the bound needs (the others dropped, the smallest reduced-cost
+//!   losses first, while the bound stays past the cutoff), kept as a clause with two watched
+//!   literals. On 15x15, 637 nogoods (13 fixings each on average, of a trail of 85) fixed
+//!   nothing; on 17x17, 14,742 (19 of 107) fixed 3 variables and closed 3 nodes. A nogood
+//!   mostly holds reduced-cost fixings of its own node, which no other node repeats.
 
 use knights_sat_encodings::linear::{LinearModel, Relation, Sense};
 
