@@ -16,8 +16,8 @@
 //! - *every piece is needed*: some least placement gives each piece a square that it alone
 //!   occupies or attacks, so a placed piece whose squares all have another piece closes the
 //!   node, and a free variable that would cover all of a piece's own squares is 0. On 15x15
-//!   (1,296 nodes either way) each of the 1,546 placed pieces checked still had 3 squares of its
-//!   own or more, and nothing was fixed; on 17x17, of 32,821 checks, 22 left a piece 2 squares
+//!   (1,296 nodes either way) each of 1,546 checks of a placed piece found 3 squares of its own
+//!   or more, and nothing was fixed; on 17x17, of 32,821 checks, 22 found a piece 2 squares
 //!   and 2 variables were fixed. The tree places few pieces before its bound closes it, far too
 //!   sparse for them to crowd each other.
 //! - *nogoods from bound conflicts*, as a SAT solver learns clauses: at each node closed by its
