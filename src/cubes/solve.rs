@@ -259,6 +259,11 @@ pub fn solve_cube_in(
                     return Ok(CubeRun::Stopped(progress));
                 }
                 Ok(search) => Ok(search.stats.nodes),
+                // Open nodes that name what the puzzle has not: the file, not the search.
+                Err(crate::Error::Unsupported(why)) if before.is_some() => Err(JobError::Malformed {
+                    path: jobs.progress_path(id),
+                    why: format!("{why} (`cube --again` searches the cube from its start)"),
+                }),
                 Err(error) => Err(JobError::from(error)),
             }
         }

@@ -150,6 +150,15 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     assert!(!dir.join("results/cube-0.json").exists());
     let run = knights_sat(&["merge", path]);
     assert!(run.stderr.contains("1 of them stopped part way") && run.stderr.contains(": 0;"), "{}", run.stderr);
+    // Open nodes that name a square the puzzle lacks: the file is named, not searched.
+    let kept_text = std::fs::read_to_string(dir.join("results/cube-0.open.json")).unwrap();
+    let mut wrong: serde_json::Value = serde_json::from_str(&kept_text).unwrap();
+    wrong["open"][0]["ones"].as_array_mut().unwrap().push(99999.into());
+    std::fs::write(dir.join("results/cube-0.open.json"), wrong.to_string()).unwrap();
+    let run = knights_sat(&["cube", path, "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cube-0.open.json") && run.stderr.contains("variable 99999"), "{}", run.stderr);
+    std::fs::write(dir.join("results/cube-0.open.json"), kept_text).unwrap();
     let run = knights_sat(&["cube", path, "0", "--time-limit=-1"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--time-limit -1"), "{}", run.stderr);
