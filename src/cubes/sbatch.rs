@@ -21,7 +21,7 @@ pub fn script(root: &Path, binary: &Path, job: &Job, description: &str) -> Strin
 #
 # A task writes its result by renaming a finished file, so a task killed on the way leaves
 # nothing behind, and a task whose cube has a result already ends at once. Slurm's default
-# MaxArraySize is 1001: a job of more cubes needs it raised in slurm.conf.
+# MaxArraySize is 1001: a job of more cubes needs it raised in slurm.conf.{keeps}
 #SBATCH --job-name=knights-sat-cubes
 #SBATCH --array=0-{last}
 #SBATCH --ntasks=1
@@ -32,6 +32,13 @@ pub fn script(root: &Path, binary: &Path, job: &Job, description: &str) -> Strin
 exec {binary} cube {root} "$SLURM_ARRAY_TASK_ID" --threads "${{SLURM_CPUS_PER_TASK:-1}}"
 "#,
         cubes = job.cubes,
+        keeps = if job.horizon.is_none() && !job.certify {
+            "\n#\n# A task stopped by SIGTERM (at its time limit, `sbatch --time=...`, or when preempted)\n\
+             # keeps its cube's open nodes in results/cube-N.open.json: the next task of that cube\n\
+             # goes on from them, so `--missing` above resumes a stopped job."
+        } else {
+            ""
+        },
     )
 }
 

@@ -20,6 +20,12 @@ fn split_guarini(name: &str) -> std::path::PathBuf {
 fn an_exchange_is_split_into_positions_and_merged() {
     let dir = split_guarini("guarini");
     let path = dir.to_str().unwrap();
+    // An exchange's cubes keep nothing when stopped: their script and `cube` say so.
+    let script = std::fs::read_to_string(dir.join("run.sbatch")).unwrap();
+    assert!(!script.contains("open.json"), "{script}");
+    let run = knights_sat(&["cube", path, "0", "--time-limit", "5"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--time-limit: only a placement's cubes"), "{}", run.stderr);
     let run = knights_sat(&["cube", path, "--all", "--threads", "2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 8, "{}", run.stderr);
@@ -138,6 +144,7 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     assert!(cubes >= 12, "asked for 12 cubes, got {cubes}");
     let script = std::fs::read_to_string(dir.join("run.sbatch")).unwrap();
     assert!(script.contains(&format!("#SBATCH --array=0-{}", cubes - 1)), "{script}");
+    assert!(script.contains("SIGTERM") && script.contains("results/cube-N.open.json"), "{script}");
 
     // Stopped at once (as by SIGTERM at a time limit), a cube keeps the nodes it left open,
     // and its next search goes on from them.
