@@ -153,20 +153,8 @@ fn ctrl_c_stops_the_search_and_reports_what_is_known() {
     }
     let child = command.spawn().expect("the binary starts");
     // Interrupt once the binary catches SIGINT (its handler is in place before the search
-    // starts), read off /proc rather than guessed from a delay: no race on a loaded machine.
-    let status = format!("/proc/{}/status", child.id());
-    let catches_sigint = || {
-        let text = std::fs::read_to_string(&status).unwrap_or_default();
-        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
-        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (libc::SIGINT - 1)) != 0)
-    };
-    let waited = std::time::Instant::now();
-    while !catches_sigint() {
-        assert!(waited.elapsed().as_secs() < 120, "the binary never installed its Ctrl-C handler");
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    // SAFETY: sends a signal to a child that has not been reaped, so its pid is still its own.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    // starts).
+    common::signal_once_caught(child.id(), libc::SIGINT);
     let output = child.wait_with_output().expect("the binary ends");
     assert_eq!(output.status.code(), Some(4));
     let v: Value = serde_json::from_slice(&output.stdout).expect("JSON");

@@ -37,3 +37,22 @@ pub fn puzzle_file(name: &str, text: &str) -> PathBuf {
     std::fs::write(&path, text).expect("temp file");
     path
 }
+
+/// Sends `signal` to the running child `pid` once it catches it (its handler is in place),
+/// read off /proc rather than guessed from a delay: no race on a loaded machine.
+#[cfg(target_os = "linux")]
+pub fn signal_once_caught(pid: u32, signal: libc::c_int) {
+    let status = format!("/proc/{pid}/status");
+    let catches = || {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (signal - 1)) != 0)
+    };
+    let waited = std::time::Instant::now();
+    while !catches() {
+        assert!(waited.elapsed().as_secs() < 120, "the binary never caught signal {signal}");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: sends a signal to a child that has not been reaped, so its pid is still its own.
+    assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
+}

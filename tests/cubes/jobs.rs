@@ -14,6 +14,15 @@ fn split_guarini(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Knight domination of 14x14 split into at least 12 cubes, in the scratch directory `name`.
+fn split_knights_14x14(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    dir
+}
+
 /// Guarini's exchange (16 moves, the published answer) through a job directory: split up to
 /// 16 moves, every cube searched, the optimum merged; a lost result is named.
 #[test]
@@ -87,29 +96,15 @@ fn cubes_are_searched_when_no_one_reads_their_lines() {
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_stops_the_cubes_and_the_next_run_goes_on() {
-    let dir = scratch("knights-14x14-sigterm");
+    let dir = split_knights_14x14("knights-14x14-sigterm");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_knights-sat"))
         .args(["cube", path, "--all", "--threads", "1"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    let status = format!("/proc/{}/status", child.id());
-    let catches_sigterm = || {
-        let text = std::fs::read_to_string(&status).unwrap_or_default();
-        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
-        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (libc::SIGTERM - 1)) != 0)
-    };
-    let waited = std::time::Instant::now();
-    while !catches_sigterm() {
-        assert!(waited.elapsed().as_secs() < 120, "the binary never caught SIGTERM");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    // SAFETY: sends a signal to a child that has not been reaped, so its pid is still its own.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    super::common::signal_once_caught(child.id(), libc::SIGTERM);
     let output = child.wait_with_output().expect("the binary ends");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(4), "{stderr}");
@@ -135,10 +130,8 @@ fn sigterm_stops_the_cubes_and_the_next_run_goes_on() {
 /// again alone; a changed cube file is refused.
 #[test]
 fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
-    let dir = scratch("knights-14x14");
+    let dir = split_knights_14x14("knights-14x14");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let job: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("job.json")).unwrap()).unwrap();
     let cubes = job["cubes"].as_u64().unwrap() as usize;
     assert!(cubes >= 12, "asked for 12 cubes, got {cubes}");
@@ -247,10 +240,8 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
 /// first, and a sample larger than the cubes left searches them all.
 #[test]
 fn a_sample_spread_over_the_bounds_projects_the_time_of_the_cubes_left() {
-    let dir = scratch("knights-14x14-sample");
+    let dir = split_knights_14x14("knights-14x14-sample");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let split: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("cubes.json")).unwrap()).unwrap();
     let bounds: Vec<f64> = split.as_array().unwrap().iter().map(|cube| cube["bound"].as_f64().unwrap()).collect();

@@ -59,20 +59,7 @@ pub struct Cube {
     /// The children of a branching at the node still to search, where a suspended search left
     /// it (a split's cubes have none: each is searched from its node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rest: Option<Rest>,
-}
-
-/// The rest of a branching ([`Cube::rest`]): child `i` places candidate `i` after the orbits of
-/// the earlier candidates under `subgroup` were emptied; a `single` candidate has a second
-/// child that empties its orbit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Rest {
-    /// The candidates not yet tried, in order.
-    pub candidates: Vec<usize>,
-    /// A fractional variable's branching, not a covering row's.
-    pub single: bool,
-    /// The board symmetries (by index) that fix the node's decisions.
-    pub subgroup: Vec<usize>,
+    pub rest: Option<Branching>,
 }
 
 impl Cube {
@@ -86,11 +73,7 @@ impl Cube {
             fixed_zeros: fixed_zeros.into_iter().map(|f| f.0).collect(),
             bound: task.bound.is_finite().then_some(task.bound),
             share: Some(task.share),
-            rest: task.rest.map(|rest| Rest {
-                candidates: rest.candidates,
-                single: rest.single,
-                subgroup: rest.subgroup,
-            }),
+            rest: task.rest,
         }
     }
 
@@ -115,11 +98,7 @@ impl Cube {
             zeros: self.zeros.clone(),
             path: self.path.clone(),
             fixed: fixed.collect(),
-            rest: self.rest.as_ref().map(|rest| Branching {
-                candidates: rest.candidates.clone(),
-                single: rest.single,
-                subgroup: rest.subgroup.clone(),
-            }),
+            rest: self.rest.clone(),
             bound: self.bound.unwrap_or(f64::NEG_INFINITY),
             // The cube's search reports how far it has come through the cube's own tree.
             share: 1.0,
@@ -355,11 +334,12 @@ pub(super) fn search_cube(
     let prepared = prepare(puzzle, ingredients, threads, false, cuts, emit)?;
     let problem = &prepared.problem;
     // The cube's search reports how far it has come through its own subtrees.
-    let total: f64 = cube.iter().map(|c| c.share.filter(|s| *s > 0.0).unwrap_or(1.0)).sum();
+    let share_of = |c: &Cube| c.share.filter(|s| *s > 0.0).unwrap_or(1.0);
+    let total: f64 = cube.iter().map(share_of).sum();
     let tasks = cube
         .iter()
         .map(|c| {
-            let share = c.share.filter(|s| *s > 0.0).unwrap_or(1.0) / total;
+            let share = share_of(c) / total;
             c.task(problem.n(), prepared.symmetries.len()).map(|task| Task { share, ..task })
         })
         .collect::<Result<Vec<Task>, Error>>()?;

@@ -14,6 +14,8 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::driver::{Event, SearchStats};
 
 /// A subtree: the node reached from the root by placing `ones` and emptying `zeros` (the
@@ -46,10 +48,13 @@ impl Task {
 /// A k-way branching: child `i` places candidate `i` after the orbits of the earlier
 /// candidates under `subgroup` (members of the symmetry group that fix the node's decisions)
 /// were emptied; a `single` (fractional) candidate has a second child that empties its orbit.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Branching {
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Branching {
+    /// The candidates (those not yet tried, in the rest of a branching), in order.
     pub candidates: Vec<usize>,
+    /// A fractional variable's branching, not a covering row's.
     pub single: bool,
+    /// The board symmetries, by index, that fix the node's decisions.
     pub subgroup: Vec<usize>,
 }
 
