@@ -432,3 +432,39 @@ fn the_optimal_starts_are_listed_in_mirrored_pairs() {
     assert_eq!(alternatives.len(), starts.len());
     assert!(alternatives.iter().all(|a| a["moves"] == v["value"]), "each reaches the optimum");
 }
+
+/// Where stderr is not a terminal (here a pipe), the progress is a plain line every
+/// `--progress-every` seconds with the branch and bound's figures; `--progress-every 0` and
+/// `--quiet` write none, and an interval that is no number of seconds is refused.
+#[test]
+fn a_log_gets_a_line_of_progress_now_and_then() {
+    let board = ["domination", "--board", "20x20", "--pieces", "N"];
+    let progress_lines = |flags: &[&str], seconds: &str| -> Vec<String> {
+        let run = knights_sat(&[&["solve", "--timeout", seconds], flags, &board[..]].concat());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stderr.lines().filter(|l| l.contains("branch and bound:")).map(String::from).collect()
+    };
+    // Longer and longer runs until one has a line: a slow machine may spend its first seconds
+    // before the tree.
+    let (seconds, lines) = ["2", "4", "8", "16"]
+        .into_iter()
+        .map(|seconds| (seconds, progress_lines(&["--progress-every", "0.25"], seconds)))
+        .find(|(_, lines)| !lines.is_empty())
+        .expect("a line of progress within 16 s");
+    for line in &lines {
+        assert!(line.starts_with("[00:00:"), "the time elapsed first: {line}");
+        assert!(line.contains(" nodes, bound ") && line.contains(" of the tree closed, "), "{line}");
+    }
+    assert_eq!(progress_lines(&["--progress-every", "0"], seconds), Vec::<String>::new());
+    assert_eq!(progress_lines(&["--progress-every", "0.25", "--quiet"], seconds), Vec::<String>::new());
+    for bad in ["-1", "nan", "inf", "1e9"] {
+        let flag = format!("--progress-every={bad}");
+        let run = knights_sat(&[&["solve", flag.as_str()], &board[..]].concat());
+        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("--progress-every") && run.stderr.contains("number of seconds"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+}

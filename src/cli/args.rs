@@ -68,6 +68,9 @@ pub struct SplitArgs {
     /// No progress display on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+
+    #[command(flatten)]
+    pub lines: ProgressLines,
 }
 
 #[derive(Debug, Args)]
@@ -107,9 +110,12 @@ pub struct CubeArgs {
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
 
-    /// No line per cube on stderr.
+    /// No line per cube, nor of progress, on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+
+    #[command(flatten)]
+    pub lines: ProgressLines,
 }
 
 #[derive(Debug, Args)]
@@ -379,6 +385,18 @@ pub struct SolveOptions {
     /// No progress display on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+
+    #[command(flatten)]
+    pub lines: ProgressLines,
+}
+
+/// How often a long command writes its progress where it cannot draw it.
+#[derive(Debug, Args)]
+pub struct ProgressLines {
+    /// When stderr is not a terminal (a log file, a Slurm task's output): a line of progress
+    /// every SECONDS, 0 for none. A terminal gets the live display instead.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, global = true)]
+    pub progress_every: f64,
 }
 
 #[derive(Debug, Subcommand)]

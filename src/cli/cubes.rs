@@ -13,7 +13,7 @@ use knights_sat::render::{self, Report};
 use knights_sat::solver::SolverKind;
 
 use super::args::{CubeArgs, MergeArgs, SplitArgs};
-use super::progress::{count, Group, Progress};
+use super::progress::{count, Group, Progress, Shown};
 use super::{CliError, Exit};
 
 /// The most cubes `split` is asked for: the split keeps every open node in memory, and a
@@ -35,7 +35,7 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
         return Err(CliError::Usage(why));
     }
     let binary = std::env::current_exe()?;
-    let progress = Progress::new(!args.quiet, family::of(&puzzle).step_unit());
+    let progress = Progress::new(Shown::new(args.quiet, args.lines.progress_every)?, family::of(&puzzle).step_unit());
     let source = args.puzzle.display().to_string();
     let request =
         SplitRequest { wanted: args.cubes, threads, max_horizon: args.horizon, binary: &binary, certify: args.certify };
@@ -90,7 +90,7 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     let horizons = open.puzzle.placement().is_none();
     let stop = stop_on_signal_or_time(args.time_limit, !horizons && !job.certify)?;
     let unit = family::of(&open.puzzle).step_unit();
-    let group = Group::new(!args.quiet);
+    let group = Group::new(Shown::new(args.quiet, args.lines.progress_every)?);
     let finished = AtomicUsize::new(0);
     // Searches cube `id` on `threads` threads, its progress drawn in the group.
     let search = |id: usize, threads: usize| {

@@ -1,47 +1,110 @@
 //! The progress display on stderr: a spinner with the elapsed time and the horizon being tried,
 //! or a branch and bound's nodes, bounds and open subtrees; a line each for the cubes that
 //! `cube` searches side by side.
-//! It draws nothing when stderr is not a terminal or with `--quiet`.
+//! When stderr is not a terminal (a log file, a Slurm task's output) it draws nothing, and
+//! writes instead a plain line with the same words every `--progress-every` seconds; with
+//! `--quiet`, nothing at all.
 
+use std::cell::Cell;
 use std::io::{IsTerminal, Write as _};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use knights_sat::driver::{Event, Query, SearchStats};
 use knights_sat::render::percent;
 use knights_sat::solver::Answer;
 
+use super::error::CliError;
+
+/// Whether and how a command shows its progress on stderr.
+#[derive(Clone, Copy, Debug)]
+pub struct Shown {
+    /// Anything at all: not with `--quiet` (nor `solve --json`).
+    wanted: bool,
+    /// When stderr is not a terminal: a line of progress this often (`None`: no lines).
+    lines_every: Option<Duration>,
+}
+
+impl Shown {
+    /// Progress shown unless `quiet`: live on a terminal, else a line every `seconds`
+    /// (`--progress-every`; 0 for none), which must be finite and not negative.
+    pub fn new(quiet: bool, seconds: f64) -> Result<Shown, CliError> {
+        if !(seconds.is_finite() && (0.0..=MAX_LINE_SECONDS).contains(&seconds)) {
+            return Err(CliError::Usage(format!(
+                "--progress-every {seconds}: give a number of seconds from 0 (no lines) to {MAX_LINE_SECONDS}"
+            )));
+        }
+        let lines_every = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
+        Ok(Shown { wanted: !quiet, lines_every })
+    }
+
+    /// Nothing shown: for `--json`, whose reader wants the answer alone.
+    pub fn nothing() -> Shown {
+        Shown { wanted: false, lines_every: None }
+    }
+
+    /// As `self`, but nothing unless `also` holds.
+    pub fn only_if(self, also: bool) -> Shown {
+        if also {
+            self
+        } else {
+            Shown::nothing()
+        }
+    }
+
+    /// The lines to write when stderr is not a terminal.
+    fn lines(self) -> Option<Lines> {
+        let every = self.lines_every.filter(|_| self.wanted && !std::io::stderr().is_terminal())?;
+        let now = Instant::now();
+        Some(Lines { every, started: now, last: Cell::new(now) })
+    }
+}
+
+/// The longest `--progress-every`: a day.
+const MAX_LINE_SECONDS: f64 = 86_400.0;
+
+/// The plain lines of progress written where nothing is drawn.
+struct Lines {
+    every: Duration,
+    started: Instant,
+    /// When the last line was written (or the search started).
+    last: Cell<Instant>,
+}
+
 /// A live view of a running search.
 pub struct Progress {
     bar: ProgressBar,
+    /// A line every so often when the bar is not drawn.
+    lines: Option<Lines>,
     /// The largest horizon refuted so far.
-    refuted: std::cell::Cell<Option<usize>>,
+    refuted: Cell<Option<usize>>,
     /// What a horizon counts: `move` or `time step`.
     unit: &'static str,
 }
 
 impl Progress {
-    /// A spinner on stderr if `wanted` and stderr is a terminal; otherwise a hidden one. A
-    /// horizon counts `unit`s (`move`, or `time step` for tours that minimise time steps).
-    pub fn new(wanted: bool, unit: &'static str) -> Progress {
-        Progress::on(ProgressBar::with_draw_target(None, target(wanted)), "", unit)
+    /// A spinner on stderr if it is shown and stderr is a terminal; otherwise a hidden one, and
+    /// lines as `shown` asks. A horizon counts `unit`s (`move`, or `time step` for tours that
+    /// minimise time steps).
+    pub fn new(shown: Shown, unit: &'static str) -> Progress {
+        Progress::on(ProgressBar::with_draw_target(None, target(shown.wanted)), shown, "", unit)
     }
 
     /// A spinner drawn on `bar`, its message after `label`.
-    fn on(bar: ProgressBar, label: &str, unit: &'static str) -> Progress {
+    fn on(bar: ProgressBar, shown: Shown, label: &str, unit: &'static str) -> Progress {
         let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix}{msg}")
             .unwrap_or_else(|_| ProgressStyle::default_spinner());
         bar.set_style(style);
         bar.set_prefix(label.to_string());
         bar.set_message("encoding");
         bar.enable_steady_tick(Duration::from_millis(120));
-        Progress { bar, refuted: std::cell::Cell::new(None), unit }
+        Progress { bar, lines: shown.lines(), refuted: Cell::new(None), unit }
     }
 
     /// A spinner for one long step after the search, showing `message` and the time it has
-    /// taken, drawn as [`Progress::new`] draws.
-    pub fn step(wanted: bool, message: String) -> Progress {
-        let progress = Progress::new(wanted, "move");
+    /// taken, drawn as [`Progress::new`] draws (no lines: it has no news to tell).
+    pub fn step(shown: Shown, message: String) -> Progress {
+        let progress = Progress::new(Shown { lines_every: None, ..shown }, "move");
         progress.bar.set_message(message);
         progress
     }
@@ -85,6 +148,20 @@ impl Progress {
             }
             _ => {}
         }
+        self.write_line_if_due();
+    }
+
+    /// Writes the display's words as a line, `[elapsed] label: message`, when lines are
+    /// written and the last was `every` ago. A stderr that can no longer be written loses the
+    /// line, not the search.
+    fn write_line_if_due(&self) {
+        let Some(lines) = &self.lines else { return };
+        if lines.last.get().elapsed() < lines.every {
+            return;
+        }
+        lines.last.set(Instant::now());
+        let elapsed = clock(lines.started.elapsed());
+        let _ = writeln!(std::io::stderr().lock(), "[{elapsed}] {}{}", self.bar.prefix(), self.bar.message());
     }
 
     /// Removes the display before the answer is printed.
@@ -102,21 +179,29 @@ fn target(wanted: bool) -> ProgressDrawTarget {
     }
 }
 
+/// `hh:mm:ss`, as the live display shows the time elapsed.
+fn clock(elapsed: Duration) -> String {
+    let s = elapsed.as_secs();
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
 /// Several searches displayed at once, a line each (the cubes that `cube` searches side by
 /// side), drawn as [`Progress::new`] draws; lines printed through it go above the displays.
 pub struct Group {
     multi: MultiProgress,
+    shown: Shown,
 }
 
 impl Group {
-    /// A group drawn on stderr if `wanted` and stderr is a terminal.
-    pub fn new(wanted: bool) -> Group {
-        Group { multi: MultiProgress::with_draw_target(target(wanted)) }
+    /// A group drawn on stderr if it is shown and stderr is a terminal, else written as
+    /// `shown` asks.
+    pub fn new(shown: Shown) -> Group {
+        Group { multi: MultiProgress::with_draw_target(target(shown.wanted)), shown }
     }
 
     /// A display in the group for the search of `label` (a search counting `unit`s).
     pub fn progress(&self, label: &str, unit: &'static str) -> Progress {
-        Progress::on(self.multi.add(ProgressBar::new_spinner()), &format!("{label}: "), unit)
+        Progress::on(self.multi.add(ProgressBar::new_spinner()), self.shown, &format!("{label}: "), unit)
     }
 
     /// Prints `line` on stderr, above the displays while they are drawn. A stderr that can no

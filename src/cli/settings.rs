@@ -24,6 +24,7 @@ const MAX_THREADS: usize = 1024;
 const MAX_TIMEOUT_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
 use super::args::SolveArgs;
+use super::progress::Shown;
 use super::{inline, CliError};
 
 /// Everything `solve` needs, checked.
@@ -56,8 +57,8 @@ pub struct SolveSettings {
     pub proof_compression: ProofCompression,
     /// When the certificate's proof states an exchange's canonical order of moves.
     pub certify_canonical_order: CanonicalOrderUse,
-    /// Show progress on stderr (only if it is a terminal).
-    pub progress: bool,
+    /// How progress is shown on stderr: drawn on a terminal, else a line now and then.
+    pub progress: Shown,
 }
 
 impl SolveSettings {
@@ -200,7 +201,7 @@ impl SolveSettings {
             certify: options.certify,
             proof_compression,
             certify_canonical_order,
-            progress: !options.quiet,
+            progress: Shown::new(options.quiet, options.lines.progress_every)?,
         })
     }
 }

@@ -130,7 +130,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         })?
     };
     let family = family::of(&settings.puzzle);
-    let progress = Progress::new(settings.progress && !settings.json, family.step_unit());
+    let progress = Progress::new(settings.progress.only_if(!settings.json), family.step_unit());
     let mut knowledge = if family.maximises() { Knowledge::maximising() } else { Knowledge::minimising() };
     let mut tree_proof = None;
     let mut certificate = None;
@@ -257,7 +257,7 @@ fn write_certificate(
     };
     let text = puzzle_text(settings)?;
     let display = Progress::step(
-        settings.progress && !settings.json,
+        settings.progress.only_if(!settings.json),
         format!("writing the certificate: proving that no solution beats {value}"),
     );
     // The proof begun during the search, finished with the solution, if a lane proved the bound.
