@@ -6,10 +6,25 @@ use super::job::Job;
 
 /// The text of `run.sbatch` for the job directory `root` (absolute), run by `binary`, for the
 /// puzzle `description` names.
+/// A split that decided the puzzle by itself has no cube: its script runs no array and says
+/// where the answer is.
 pub fn script(root: &Path, binary: &Path, job: &Job, description: &str) -> String {
     let last = job.cubes.saturating_sub(1);
     let root = quote(&root.display().to_string());
     let binary = quote(&binary.display().to_string());
+    if job.cubes == 0 {
+        return format!(
+            r#"#!/bin/bash
+# knights-sat cube and conquer: {description}. The split decided the puzzle by itself, so
+# there is no cube to search: `knights-sat merge {root}` gives the answer.
+#SBATCH --job-name=knights-sat-cubes
+#SBATCH --ntasks=1
+#SBATCH --output={root}/logs/merge.out
+
+exec {binary} merge {root}
+"#
+        );
+    }
     format!(
         r#"#!/bin/bash
 # knights-sat cube and conquer: {description}, {cubes} cubes.

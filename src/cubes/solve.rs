@@ -189,6 +189,11 @@ pub fn solve_cube_in(
     emit: &mut dyn FnMut(&Event),
 ) -> Result<CubeRun, JobError> {
     let OpenJob { dir: jobs, job, puzzle, cubes, cuts } = open;
+    if job.cubes == 0 {
+        let root = jobs.root.display();
+        let why = format!("{root}: there is no cube {id}: the split decided the puzzle by itself (`knights-sat merge {root}` gives the answer)");
+        return Err(JobError::Refused(why));
+    }
     if id >= job.cubes {
         return Err(JobError::Refused(format!(
             "{}: there is no cube {id}: the job has {} (0 to {})",

@@ -542,3 +542,25 @@ fn split_refuses_what_it_cannot_split() {
     assert!(run.stderr.contains("job.json"), "{}", run.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Knight domination 8x8 (12, the published optimum) is decided by its split alone: the job
+/// has no cube, its script runs no array but the merge, and a cube asked for is refused with
+/// where the answer is.
+#[test]
+fn a_split_that_decides_the_puzzle_leaves_nothing_to_search() {
+    let dir = scratch("decided");
+    let path = dir.to_str().unwrap();
+    let run = knights_sat(&["split", "puzzles/knights-domination-8x8.toml", "--out", path, "--cubes", "8"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("decided the puzzle by itself"), "{}", run.stdout);
+    let script = std::fs::read_to_string(dir.join("run.sbatch")).unwrap();
+    let runs: Vec<&str> = script.lines().filter(|line| line.starts_with("exec ")).collect();
+    assert!(!script.contains("--array") && runs.len() == 1 && runs[0].ends_with(&format!(" merge {path}")), "{script}");
+    let run = knights_sat(&["cube", path, "0"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("decided the puzzle by itself") && run.stderr.contains("merge"), "{}", run.stderr);
+    let run = knights_sat(&["merge", path]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("optimal: 12"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
