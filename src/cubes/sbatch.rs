@@ -5,9 +5,8 @@ use std::path::Path;
 use super::job::Job;
 
 /// The text of `run.sbatch` for the job directory `root` (absolute), run by `binary`, for the
-/// puzzle `description` names.
-/// A split that decided the puzzle by itself has no cube: its script runs no array and says
-/// where the answer is.
+/// puzzle `description` names. A split that decided the puzzle by itself has no cube: its
+/// script runs the merge instead of an array, and says where the answer is.
 pub fn script(root: &Path, binary: &Path, job: &Job, description: &str) -> String {
     let last = job.cubes.saturating_sub(1);
     let root = quote(&root.display().to_string());
