@@ -183,6 +183,9 @@ fn line(run: &CubeRun, cubes: usize, horizons: bool) -> String {
 /// Prints what the job directory's results add up to.
 pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
     let report = cubes::merge(&args.dir)?;
+    if let Some(old) = cubes::follow_move(&JobDir::at(&args.dir))? {
+        eprintln!("knights-sat: the job was at {old} when split: its run.sbatch now names {}", args.dir.display());
+    }
     let mut out = std::io::stdout().lock();
     if args.missing {
         writeln!(out, "{}", cubes::array_ranges(&report.to_redo()))?;

@@ -45,6 +45,7 @@ pub use certify::{certify_job, JobCertificate, CERTIFICATE_DIR};
 pub use exchange::{solve_position_cube, split_exchange, ExchangeSplit, PositionCube};
 pub use job::{CubeProgress, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
 pub use merge::{merge, MergeReport};
+pub use sbatch::follow_move;
 pub use solve::{solve_cube_in, split_into, CubeRun, SplitRequest};
 pub use tour::{solve_path_cube, split_tour, tour_splittable, PathCube, TourSplit};
 

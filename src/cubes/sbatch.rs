@@ -1,8 +1,9 @@
 //! The Slurm job array of a job directory: one array task per cube.
 
+use std::fs;
 use std::path::Path;
 
-use super::job::Job;
+use super::job::{read_text, write_atomically, Job, JobDir, JobError};
 
 /// The text of `run.sbatch` for the job directory `root` (absolute), run by `binary`, for the
 /// puzzle `description` names. A split that decided the puzzle by itself has no cube: its
@@ -54,6 +55,30 @@ exec {binary} cube {root} "$SLURM_ARRAY_TASK_ID" --threads "${{SLURM_CPUS_PER_TA
             ""
         },
     )
+}
+
+/// Points `run.sbatch` at the directory it is in, if the job has moved since its split (copied
+/// to a cluster, renamed): the script names its directory by its absolute path, and as written
+/// it would run the cubes of the old one and log there. Every mention of the old directory is
+/// replaced; the binary and the rest stay. Returns the old directory when it was moved.
+pub fn follow_move(jobs: &JobDir) -> Result<Option<String>, JobError> {
+    let path = jobs.file("run.sbatch");
+    let root = fs::canonicalize(&jobs.root).map_err(|source| JobError::Io { path: jobs.root.clone(), source })?;
+    let root = quote(&root.display().to_string());
+    let text = read_text(&path)?;
+    let Some(old) = text.lines().find_map(|line| line.strip_prefix("#SBATCH --output=")?.split_once("/logs/")) else {
+        return Ok(None);
+    };
+    let old = old.0.to_string();
+    if old == root {
+        return Ok(None);
+    }
+    // Only whole mentions: the old path followed by a slash, a space or the line's end (the
+    // binary's path, say `/work/job-bin/knights-sat` for `/work/job`, stays).
+    let moved =
+        ['/', ' ', '\n'].iter().fold(text, |text, end| text.replace(&format!("{old}{end}"), &format!("{root}{end}")));
+    write_atomically(&path, &moved)?;
+    Ok(Some(old))
 }
 
 /// `text` quoted for bash if it needs it.

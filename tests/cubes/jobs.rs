@@ -564,3 +564,24 @@ fn a_split_that_decides_the_puzzle_leaves_nothing_to_search() {
     assert!(run.stdout.contains("optimal: 12"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A job directory moved after its split (copied to a cluster, renamed): its first merge points
+/// `run.sbatch` at where it is now, and says so once.
+#[test]
+fn a_moved_job_directory_gets_its_script_pointed_at_where_it_is() {
+    let (before, after) = (scratch("before-moving"), scratch("after-moving"));
+    let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", before.to_str().unwrap(), "--horizon", "16"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    std::fs::rename(&before, &after).unwrap();
+    let (before, path) = (before.to_str().unwrap(), after.to_str().unwrap());
+    let run = knights_sat(&["merge", path, "--missing"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("the job was at {before} when split")), "{}", run.stderr);
+    let script = std::fs::read_to_string(after.join("run.sbatch")).unwrap();
+    assert!(!script.contains(before), "{script}");
+    assert!(script.contains(&format!("--output={path}/logs/")), "{script}");
+    assert!(script.contains(&format!(" cube {path} \"$SLURM_ARRAY_TASK_ID\"")), "{script}");
+    let run = knights_sat(&["merge", path, "--missing"]);
+    assert!(!run.stderr.contains("when split"), "said once: {}", run.stderr);
+    let _ = std::fs::remove_dir_all(&after);
+}
