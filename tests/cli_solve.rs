@@ -363,6 +363,11 @@ fn bench_runs_a_suite_and_writes_table_csv_and_chart() {
         run.stdout
     );
     assert!(run.stdout.contains("varisat rebuilt | optimal | 8 |"), "{}", run.stdout);
+    // Its stderr is a pipe, not a terminal: a line per run as it ends.
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stderr);
+    assert!(lines[0].starts_with("[1/2] puzzles/bench/exchange-rooks-3x3.toml (varisat incremental): optimal 8 in "));
+    assert!(lines[1].starts_with("[2/2] puzzles/bench/exchange-rooks-3x3.toml (varisat rebuilt): optimal 8 in "));
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "a header and two runs: {csv}");
     let chart = std::fs::read_to_string(out.join("chart.svg")).unwrap();

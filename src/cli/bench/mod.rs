@@ -1,6 +1,7 @@
 //! `knights-sat bench`: runs the suite with progress on stderr, prints the Markdown table and
 //! writes the table, CSV and chart on request.
 
+use std::io::IsTerminal as _;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -59,6 +60,8 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
         .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar.enable_steady_tick(Duration::from_millis(200));
+    // Where the bar cannot be drawn (a log file), a line per run as it ends.
+    let log_lines = !args.quiet && !std::io::stderr().is_terminal();
     let mut rows: Vec<BenchRow> = Vec::new();
     let work = std::env::temp_dir().join(format!("knights-sat-bench-{}", std::process::id()));
     for (file, config) in &runs {
@@ -71,6 +74,9 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
             } else {
                 Default::default()
             });
+        }
+        if log_lines {
+            eprintln!("[{}/{}] {}", rows.len() + 1, runs.len(), run_line(&row));
         }
         rows.push(row);
         bar.inc(1);
@@ -92,4 +98,14 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
         write("chart.svg", bench_chart(&rows, args.timeout))?;
     }
     Ok(Exit::Solved)
+}
+
+/// A run's line in a log: the puzzle, the configuration, how it ended and its seconds.
+fn run_line(row: &BenchRow) -> String {
+    let value = row.value.map(|v| format!(" {v}")).unwrap_or_default();
+    let bound = match (row.status.as_str(), row.bound) {
+        ("optimal", _) | (_, None) => String::new(),
+        (_, Some(bound)) => format!(", bound {bound}"),
+    };
+    format!("{} ({}): {}{value}{bound} in {:.2} s", row.puzzle, row.configuration, row.status, row.seconds)
 }
