@@ -375,6 +375,8 @@ fn solve_flags() -> impl Strategy<Value = Vec<String>> {
             .prop_map(|s| vec!["--max-horizon".into(), s.into()]),
         prop_oneof![Just("0"), Just("1"), Just("2"), Just("9999999999")]
             .prop_map(|s| vec!["--threads".into(), s.into()]),
+        prop_oneof![Just("0"), Just("0.001"), Just("-1"), Just("nan"), Just("1e30")]
+            .prop_map(|s| vec![format!("--progress-every={s}")]),
         Just(vec!["--no-symmetry".to_string()]),
         Just(vec!["--no-cuts".to_string()]),
         Just(vec!["--no-local-search".to_string()]),
