@@ -183,8 +183,13 @@ fn line(run: &CubeRun, cubes: usize, horizons: bool) -> String {
 /// Prints what the job directory's results add up to.
 pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
     let report = cubes::merge(&args.dir)?;
-    if let Some(old) = cubes::follow_move(&JobDir::at(&args.dir))? {
-        eprintln!("knights-sat: the job was at {old} when split: its run.sbatch now names {}", args.dir.display());
+    // A script that cannot be rewritten (a directory read-only here) costs the merge nothing.
+    match cubes::follow_move(&JobDir::at(&args.dir)) {
+        Ok(Some(old)) => {
+            eprintln!("knights-sat: the job was at {old} when split: its run.sbatch now names {}", args.dir.display())
+        }
+        Ok(None) => {}
+        Err(e) => eprintln!("knights-sat: run.sbatch may name the job's old directory: {e}"),
     }
     let mut out = std::io::stdout().lock();
     if args.missing {

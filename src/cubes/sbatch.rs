@@ -63,6 +63,9 @@ exec {binary} cube {root} "$SLURM_ARRAY_TASK_ID" --threads "${{SLURM_CPUS_PER_TA
 /// replaced; the binary and the rest stay. Returns the old directory when it was moved.
 pub fn follow_move(jobs: &JobDir) -> Result<Option<String>, JobError> {
     let path = jobs.file("run.sbatch");
+    if !path.is_file() {
+        return Ok(None);
+    }
     let root = fs::canonicalize(&jobs.root).map_err(|source| JobError::Io { path: jobs.root.clone(), source })?;
     let root = quote(&root.display().to_string());
     let text = read_text(&path)?;

@@ -583,5 +583,9 @@ fn a_moved_job_directory_gets_its_script_pointed_at_where_it_is() {
     assert!(script.contains(&format!(" cube {path} \"$SLURM_ARRAY_TASK_ID\"")), "{script}");
     let run = knights_sat(&["merge", path, "--missing"]);
     assert!(!run.stderr.contains("when split"), "said once: {}", run.stderr);
+    // A job without its script merges as before.
+    std::fs::remove_file(after.join("run.sbatch")).unwrap();
+    let run = knights_sat(&["merge", path, "--missing"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
     let _ = std::fs::remove_dir_all(&after);
 }
