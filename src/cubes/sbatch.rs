@@ -60,7 +60,8 @@ exec {binary} cube {root} "$SLURM_ARRAY_TASK_ID" --threads "${{SLURM_CPUS_PER_TA
 /// Points `run.sbatch` at the directory it is in, if the job has moved since its split (copied
 /// to a cluster, renamed): the script names its directory by its absolute path, and as written
 /// it would run the cubes of the old one and log there. Every mention of the old directory is
-/// replaced; the binary and the rest stay. Returns the old directory when it was moved.
+/// replaced; the binary and the rest stay. Returns the old directory when it was moved (and
+/// nothing for a job without its script).
 pub fn follow_move(jobs: &JobDir) -> Result<Option<String>, JobError> {
     let path = jobs.file("run.sbatch");
     if !path.is_file() {
