@@ -38,25 +38,16 @@ impl Shown {
         Ok(Shown { wanted: !quiet, lines_every })
     }
 
-    /// Nothing shown: for `--json`, whose reader wants the answer alone.
-    pub fn nothing() -> Shown {
-        Shown { wanted: false, lines_every: None }
-    }
-
-    /// As `self`, but nothing unless `also` holds.
+    /// As `self`, but nothing unless `also` holds (not for `--json`, whose reader wants the
+    /// answer alone).
     pub fn only_if(self, also: bool) -> Shown {
-        if also {
-            self
-        } else {
-            Shown::nothing()
-        }
+        Shown { wanted: self.wanted && also, ..self }
     }
 
     /// The lines to write when stderr is not a terminal.
     fn lines(self) -> Option<Lines> {
         let every = self.lines_every.filter(|_| self.wanted && !std::io::stderr().is_terminal())?;
-        let now = Instant::now();
-        Some(Lines { every, started: now, last: Cell::new(now) })
+        Some(Lines { every, last: Cell::new(Instant::now()) })
     }
 }
 
@@ -66,7 +57,6 @@ const MAX_LINE_SECONDS: f64 = 86_400.0;
 /// The plain lines of progress written where nothing is drawn.
 struct Lines {
     every: Duration,
-    started: Instant,
     /// When the last line was written (or the search started).
     last: Cell<Instant>,
 }
@@ -160,7 +150,7 @@ impl Progress {
             return;
         }
         lines.last.set(Instant::now());
-        let elapsed = clock(lines.started.elapsed());
+        let elapsed = clock(self.bar.elapsed());
         let _ = writeln!(std::io::stderr().lock(), "[{elapsed}] {}{}", self.bar.prefix(), self.bar.message());
     }
 

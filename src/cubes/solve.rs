@@ -189,18 +189,13 @@ pub fn solve_cube_in(
     emit: &mut dyn FnMut(&Event),
 ) -> Result<CubeRun, JobError> {
     let OpenJob { dir: jobs, job, puzzle, cubes, cuts } = open;
-    if job.cubes == 0 {
-        let root = jobs.root.display();
-        let why = format!("{root}: there is no cube {id}: the split decided the puzzle by itself (`knights-sat merge {root}` gives the answer)");
-        return Err(JobError::Refused(why));
-    }
     if id >= job.cubes {
-        return Err(JobError::Refused(format!(
-            "{}: there is no cube {id}: the job has {} (0 to {})",
-            jobs.root.display(),
-            job.cubes,
-            job.cubes.saturating_sub(1)
-        )));
+        let root = jobs.root.display();
+        let why = match job.cubes {
+            0 => format!("the split decided the puzzle by itself (`knights-sat merge {root}` gives the answer)"),
+            n => format!("the job has {n} (0 to {})", n - 1),
+        };
+        return Err(JobError::Refused(format!("{root}: there is no cube {id}: {why}")));
     }
     if !again {
         if let Some(result) = jobs.result(id)?.filter(|r| r.job == job.id && r.error.is_none()) {
