@@ -46,7 +46,7 @@ impl Shown {
 
     /// The lines to write when stderr is not a terminal.
     fn lines(self) -> Option<Lines> {
-        let every = self.lines_every.filter(|_| self.wanted && !std::io::stderr().is_terminal())?;
+        let every = self.lines_every.filter(|_| writes_lines(self.wanted))?;
         Some(Lines { every, last: Cell::new(Instant::now()) })
     }
 }
@@ -160,8 +160,13 @@ impl Progress {
     }
 }
 
+/// Whether progress, if `wanted`, goes as plain lines: stderr is not a terminal (a log).
+pub(super) fn writes_lines(wanted: bool) -> bool {
+    wanted && !std::io::stderr().is_terminal()
+}
+
 /// Where a display draws: stderr if `wanted` and stderr is a terminal, else nowhere.
-fn target(wanted: bool) -> ProgressDrawTarget {
+pub(super) fn target(wanted: bool) -> ProgressDrawTarget {
     if wanted && std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {

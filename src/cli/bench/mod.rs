@@ -1,16 +1,16 @@
 //! `knights-sat bench`: runs the suite with progress on stderr, prints the Markdown table and
 //! writes the table, CSV and chart on request.
 
-use std::io::IsTerminal as _;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressStyle};
 use knights_sat::encodings::puzzle;
 use knights_sat::family;
 use knights_sat::render::{bench_chart, bench_csv, bench_markdown, BenchRow};
 use knights_sat::solver::{highs, SolverKind};
 
 use super::args::BenchArgs;
+use super::progress;
 use super::{CliError, Exit};
 
 mod runs;
@@ -52,16 +52,13 @@ pub fn run(args: BenchArgs) -> Result<Exit, CliError> {
         }
     }
     let binary = std::env::current_exe()?;
-    let bar = ProgressBar::with_draw_target(Some(runs.len() as u64), ProgressDrawTarget::stderr());
-    if args.quiet {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
+    let bar = ProgressBar::with_draw_target(Some(runs.len() as u64), progress::target(!args.quiet));
     let style = ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} — {msg}")
         .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar.enable_steady_tick(Duration::from_millis(200));
     // Where the bar cannot be drawn (a log file), a line per run as it ends.
-    let log_lines = !args.quiet && !std::io::stderr().is_terminal();
+    let log_lines = progress::writes_lines(!args.quiet);
     let mut rows: Vec<BenchRow> = Vec::new();
     let work = std::env::temp_dir().join(format!("knights-sat-bench-{}", std::process::id()));
     for (file, config) in &runs {
