@@ -125,8 +125,21 @@ pub struct MergeArgs {
 
     /// Print only the indices of the cubes to search again (missing or failed), as Slurm's
     /// `--array` takes them, e.g. `3,17-19`; nothing if none.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["json", "svg"])]
     pub missing: bool,
+
+    /// Print one JSON object: the answer as `solve --json` gives it, with the cubes' figures
+    /// under `job`.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also draw the best solution as an SVG picture into this file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+
+    /// Placements: hatch the squares the pieces attack in the `--svg` picture.
+    #[arg(long, requires = "svg")]
+    pub svg_attacks: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,18 +1,17 @@
-//! `knights-sat split`, `cube` and `merge`: cube and conquer through a job directory.
+//! `knights-sat split` and `cube`: cube and conquer through a job directory (`merge` adds up
+//! its results).
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use knights_sat::cubes::{self, estimate, CubeRun, JobDir, MergeReport, SplitRequest};
-use knights_sat::driver::{default_threads, Event, PlacementSearch, Strategy, MAX_HORIZON};
+use knights_sat::cubes::{self, estimate, CubeRun, JobDir, SplitRequest};
+use knights_sat::driver::{default_threads, Event, MAX_HORIZON};
 use knights_sat::encodings::puzzle;
 use knights_sat::family;
-use knights_sat::render::{self, Report};
-use knights_sat::solver::SolverKind;
 
-use super::args::{CubeArgs, MergeArgs, SplitArgs};
+use super::args::{CubeArgs, SplitArgs};
 use super::progress::{count, Group, Progress, Shown};
 use super::{CliError, Exit};
 
@@ -178,141 +177,6 @@ fn line(run: &CubeRun, cubes: usize, horizons: bool) -> String {
     let found = result.value.map(|v| format!("; found {v}")).unwrap_or_default();
     let work = count(result.nodes as usize, if horizons { "solver call" } else { "node" });
     format!("cube {} of {cubes}: searched in {:.2} s, {work}{found}{done}", result.cube, result.seconds)
-}
-
-/// Prints what the job directory's results add up to.
-pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
-    let report = cubes::merge(&args.dir)?;
-    // A script that cannot be rewritten (a directory read-only here) costs the merge nothing.
-    match cubes::follow_move(&JobDir::at(&args.dir)) {
-        Ok(Some(old)) => {
-            eprintln!("knights-sat: the job was at {old} when split: its run.sbatch now names {}", args.dir.display())
-        }
-        Ok(None) => {}
-        Err(e) => eprintln!("knights-sat: run.sbatch may name the job's old directory: {e}"),
-    }
-    let mut out = std::io::stdout().lock();
-    if args.missing {
-        writeln!(out, "{}", cubes::array_ranges(&report.to_redo()))?;
-        return Ok(Exit::Solved);
-    }
-    summary(&args, &report, &mut out)?;
-    let outcome = report.outcome();
-    let search = PlacementSearch { strategy: Strategy::BranchAndBound, ..PlacementSearch::default() };
-    let source = report.job.source.clone();
-    let stopped = (!report.complete()).then_some("some cubes have no result");
-    let text = Report {
-        puzzle: &report.puzzle,
-        source: &source,
-        solver: SolverKind::Cadical,
-        mip: None,
-        incremental: true,
-        placement: report.puzzle.placement().map(|_| search),
-        outcome: &outcome,
-        stopped,
-    };
-    render::text(&text, &mut out)?;
-    if report.complete() && report.job.certify && report.best.is_some() {
-        let jobs = JobDir::at(&args.dir);
-        let cubes::JobCertificate { dir, summary, verification } = cubes::certify_job(&jobs, &report)?;
-        writeln!(out, "certificate: {} ({summary})", dir.display())?;
-        for line in super::verify::check_lines(&verification) {
-            writeln!(out, "{line}")?;
-        }
-        if !verification.passed() {
-            return Err(CliError::Search(knights_sat::Error::Internal(format!(
-                "the job's certificate in {} does not verify",
-                dir.display()
-            ))));
-        }
-        writeln!(out, "verified: {} is optimal", verification.value)?;
-    }
-    if report.complete() {
-        Ok(if outcome.value.is_some() { Exit::Solved } else { Exit::Infeasible })
-    } else {
-        let dir = args.dir.display();
-        let redo = cubes::array_ranges(&report.to_redo());
-        eprintln!("knights-sat: {} of {} cubes have no result: {redo}", report.to_redo().len(), report.job.cubes);
-        let jobs = JobDir::at(&args.dir);
-        let part_way: Vec<_> = report.to_redo().into_iter().filter_map(|id| jobs.progress(id).ok().flatten()).collect();
-        if !part_way.is_empty() {
-            let seconds: f64 = part_way.iter().map(|p| p.seconds).sum();
-            let cubes: Vec<usize> = part_way.iter().map(|p| p.cube).collect();
-            eprintln!(
-                "  {} of them stopped part way ({seconds:.0} s searched): {}; their next searches go on from the nodes \
-                 they left open",
-                part_way.len(),
-                cubes::array_ranges(&cubes)
-            );
-        }
-        eprintln!("  search them again: sbatch --array={redo} {dir}/run.sbatch");
-        eprintln!("                 or: knights-sat cube {dir} --all");
-        Ok(Exit::Unknown)
-    }
-}
-
-/// The cubes' figures: how many were searched, their time in all and the longest.
-fn summary(args: &MergeArgs, report: &MergeReport, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let job = &report.job;
-    let times: Vec<f64> = report.searched.iter().map(|r| r.seconds).collect();
-    let sum: f64 = times.iter().sum();
-    let longest = report.searched.iter().max_by(|a, b| a.seconds.total_cmp(&b.seconds));
-    let nodes: u64 = report.searched.iter().map(|r| r.nodes).sum();
-    let unit = if report.puzzle.placement().is_some() { "nodes" } else { "solver calls" };
-    writeln!(
-        out,
-        "{}: {} of {} cubes searched (split at depth {} in {:.2} s)",
-        args.dir.display(),
-        times.len(),
-        job.cubes,
-        job.depth,
-        job.split_seconds
-    )?;
-    if let Some(longest) = longest {
-        writeln!(
-            out,
-            "  cube times: {sum:.2} s in all, {:.2} s the longest (cube {}), {:.3} s the mean; {nodes} {unit}",
-            longest.seconds,
-            longest.cube,
-            sum / times.len() as f64
-        )?;
-    }
-    if let Some(closed) = report.closed {
-        let share = render::percent(closed);
-        writeln!(out, "  the tree closed: {share} by share (the nodes the split closed, and the cubes searched)")?;
-    }
-    if let Some(left) = report.left_seconds {
-        let cores = default_threads();
-        writeln!(
-            out,
-            "  the cubes left: about {} on one core, {} on {cores} cores (each as the {} searched cubes \
-             nearest in bound; {} searched)",
-            duration(left),
-            duration(left / cores as f64),
-            estimate::NEAREST,
-            report.searched.len()
-        )?;
-    }
-    for (id, why) in &report.failed {
-        writeln!(out, "  cube {id} failed: {why}")?;
-    }
-    match &report.best {
-        Some((value, _, Some(cube))) => writeln!(out, "  best solution: {value}, found in cube {cube}")?,
-        Some((value, _, None)) => writeln!(out, "  best solution: {value}, found by the split")?,
-        None => writeln!(out, "  no solution found")?,
-    }
-    Ok(())
-}
-
-/// Seconds as a person reads them: seconds, minutes or hours.
-fn duration(seconds: f64) -> String {
-    if seconds < 120.0 {
-        format!("{seconds:.0} s")
-    } else if seconds < 7_200.0 {
-        format!("{:.0} min", seconds / 60.0)
-    } else {
-        format!("{:.1} h", seconds / 3_600.0)
-    }
 }
 
 /// `--threads`, checked.

@@ -10,6 +10,7 @@ mod cubes;
 mod error;
 mod export;
 mod inline;
+mod merge;
 mod progress;
 mod settings;
 mod solve;
@@ -33,6 +34,6 @@ pub fn run() -> Result<Exit, CliError> {
         args::Command::Verify(verify) => verify::run(&verify.dir),
         args::Command::Split(split) => cubes::split(split),
         args::Command::Cube(cube) => cubes::cube(cube),
-        args::Command::Merge(merge) => cubes::merge(merge),
+        args::Command::Merge(args) => merge::merge(args),
     }
 }

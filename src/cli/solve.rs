@@ -6,12 +6,13 @@
 //! and the best bound proved up to that moment.
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use knights_sat::certify::{CanonicalOrderUse, Certificate, CertifyError, ProofOptions, Speculation};
 use knights_sat::driver::TreeProof;
-use knights_sat::driver::{Event, Knowledge, Outcome, Status};
+use knights_sat::driver::{Event, Knowledge, Outcome, Solution, Status};
 use knights_sat::encodings::puzzle::Puzzle;
 use knights_sat::family::{self, Searches};
 use knights_sat::render::{self, Report};
@@ -194,12 +195,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     }
     out.flush()?;
     if let Some(path) = &settings.svg {
-        let picture = outcome.solution.as_ref().and_then(|s| family.svg(s, settings.svg_attacks));
-        match picture {
-            Some(svg) => std::fs::write(path, svg)
-                .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?,
-            None => eprintln!("knights-sat: no solution to draw; {} not written", path.display()),
-        }
+        draw(&settings.puzzle, outcome.solution.as_ref(), path, settings.svg_attacks)?;
     }
     if let Some(dir) = &settings.certify {
         match certificate {
@@ -437,5 +433,18 @@ fn announce(settings: &SolveSettings, certificate: &Certificate) {
         eprintln!("{line}");
     } else {
         println!("{line}");
+    }
+}
+
+/// Draws `solution` as an SVG picture into `path` (`--svg`); with none, says so and writes
+/// nothing.
+pub(super) fn draw(puzzle: &Puzzle, solution: Option<&Solution>, path: &Path, attacks: bool) -> Result<(), CliError> {
+    match solution.and_then(|s| family::of(puzzle).svg(s, attacks)) {
+        Some(svg) => std::fs::write(path, svg)
+            .map_err(|e| CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))),
+        None => {
+            eprintln!("knights-sat: no solution to draw; {} not written", path.display());
+            Ok(())
+        }
     }
 }

@@ -65,12 +65,31 @@ struct JsonPuzzle<'a> {
 
 /// Writes the report as one JSON object followed by a newline.
 pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &json_report(report))?;
+    writeln!(out)
+}
+
+/// Writes the report as [`json`] does, with `job` as its last field (`merge --json`: the
+/// figures of the job's cubes).
+pub fn json_with_job(report: &Report, job: &impl Serialize, out: &mut dyn Write) -> io::Result<()> {
+    #[derive(Serialize)]
+    struct WithJob<'a, J: Serialize> {
+        #[serde(flatten)]
+        report: JsonReport<'a>,
+        job: &'a J,
+    }
+    serde_json::to_writer_pretty(&mut *out, &WithJob { report: json_report(report), job })?;
+    writeln!(out)
+}
+
+/// The fields of the report's JSON object.
+fn json_report<'a>(report: &Report<'a>) -> JsonReport<'a> {
     let outcome = report.outcome;
     let family = family::of(report.puzzle);
     let board = family.board();
     let solution = outcome.solution.as_ref().and_then(|s| family.json_solution(s));
     let facts = family.json_facts();
-    let value = JsonReport {
+    JsonReport {
         puzzle: JsonPuzzle {
             source: report.source,
             kind: report.puzzle.kind(),
@@ -101,7 +120,5 @@ pub fn json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         stats: &outcome.stats,
         progress: &outcome.search,
         seconds: outcome.seconds,
-    };
-    serde_json::to_writer_pretty(&mut *out, &value)?;
-    writeln!(out)
+    }
 }

@@ -21,7 +21,7 @@ use crate::solver::SolverKind;
 pub use bench::{csv as bench_csv, markdown as bench_markdown, BenchRow, CertifiedRun};
 pub use diagram::{board_diagram, piece_glyph, side_by_side};
 pub use exchange::exchange_text;
-pub use json::json;
+pub use json::{json, json_with_job};
 pub use json_parts::{JsonJump, JsonMove, JsonPlaced, JsonPuzzleFacts, JsonSolution};
 pub use placement::placement_text;
 pub use svg::{bench_chart, exchange_svg, placement_svg, tour_svg};

@@ -1,11 +1,13 @@
 //! Cube and conquer: the cubes of a split, each searched on its own, add up to the optimum
 //! of an exhaustive search written from the rules (placements) or of a breadth-first search
 //! over positions (exchanges); and a job directory written by `split` runs, resumes after a
-//! lost cube and merges through the binary (`jobs`).
+//! lost cube and merges through the binary (`jobs`), as text, JSON and a picture
+//! (`merge_output`).
 
 #[path = "../common/mod.rs"]
 mod common;
 mod jobs;
+mod merge_output;
 
 use std::path::PathBuf;
 
