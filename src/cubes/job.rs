@@ -9,11 +9,14 @@ use serde::{Deserialize, Serialize};
 use super::exchange::PositionCube;
 use super::tour::PathCube;
 use crate::certify::split::RouteCube;
-use crate::driver::{Cube, Cut};
+use crate::driver::{Cube, Cut, PseudocostTable};
 use crate::encodings::puzzle::{self, Puzzle};
 
 /// The version of the directory's format, written into `job.json`.
 pub const FORMAT: u32 = 1;
+
+/// The file of what a placement split's branching measured ([`JobDir::pseudocosts`]).
+pub const PSEUDOCOSTS: &str = "pseudocosts.json";
 
 /// Why a job directory cannot be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -129,6 +132,10 @@ pub struct CubeProgress {
     pub solution: Option<String>,
     /// The nodes left open, each a subtree of the cube still to search.
     pub open: Vec<Cube>,
+    /// What their branching measured, for the next search to start from (none in files
+    /// written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pseudocosts: Option<PseudocostTable>,
 }
 
 /// A cube's part of a certified tree.
@@ -296,6 +303,16 @@ impl JobDir {
         }
         let cuts: Vec<Cut> = serde_json::from_str(&cuts_text).map_err(|e| malformed(&cuts_path, e.to_string()))?;
         Ok(OpenJob { dir: self.clone(), job, puzzle, cubes, cuts })
+    }
+
+    /// What the split's branching measured (`pseudocosts.json`), for the cubes' searches to
+    /// start from; `None` for a job split before it was written, or another family's.
+    pub fn pseudocosts(&self) -> Result<Option<PseudocostTable>, JobError> {
+        let path = self.file(PSEUDOCOSTS);
+        if !path.exists() {
+            return Ok(None);
+        }
+        read_json(&path).map(Some)
     }
 
     /// The result of cube `id`, if its file exists.

@@ -17,6 +17,8 @@
 //! DIR/cubes.json           the cubes, in the order of the job array's indices
 //! DIR/cuts.json            the cuts the split added at the root, for every cube's search
 //!                          (a placement's; an exchange's is empty)
+//! DIR/pseudocosts.json     what a placement split's branching measured, which the cubes'
+//!                          searches start from
 //! DIR/run.sbatch           the job array: `sbatch DIR/run.sbatch`
 //! DIR/results/cube-N.json  what cube N's search found, written by renaming a finished file
 //! DIR/results/cube-N.open.json
@@ -43,7 +45,7 @@ mod tour;
 
 pub use certify::{certify_job, JobCertificate, CERTIFICATE_DIR};
 pub use exchange::{solve_position_cube, split_exchange, ExchangeSplit, PositionCube};
-pub use job::{CubeProgress, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob};
+pub use job::{CubeProgress, CubeResult, Job, JobCubes, JobDir, JobError, OpenJob, PSEUDOCOSTS};
 pub use merge::{merge, MergeReport};
 pub use sbatch::follow_move;
 pub use solve::{solve_cube_in, split_into, CubeRun, SplitRequest};

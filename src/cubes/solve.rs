@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::exchange::{solve_position_cube, split_exchange};
 use super::job::{
     digest, json_lines, write_atomically, CubeProgress, CubeResult, CubeTree, Job, JobCubes, JobDir, JobError, OpenJob,
-    FORMAT,
+    FORMAT, PSEUDOCOSTS,
 };
 use super::sbatch::script;
 use super::tour::{solve_path_cube, split_tour, tour_splittable};
@@ -67,11 +67,13 @@ pub fn split_into(
         emit(event);
     };
     let mut tree_text = None;
+    let mut pseudocosts_text = None;
     let (cubes_text, count, cuts_text, depth, incumbent_cost, description) = match kind {
         Splittable::Placement(placement) => {
             let ingredients = Ingredients { certify: request.certify, ..Ingredients::default() };
             let split = driver::split(placement, ingredients, request.threads, request.wanted, &mut |e| keep(&e))?;
             tree_text = split.tree.as_ref().map(|tree| serde_json::to_string(tree).expect("the tree serialises"));
+            pseudocosts_text = Some(serde_json::to_string(&split.pseudocosts).expect("the pseudocosts serialise"));
             let board = &placement.board;
             let kinds: String = placement.kinds.iter().map(|r| r.kind.letter()).collect();
             let description = format!("{} of {}x{} by {kinds}", placement.goal, board.width(), board.height());
@@ -114,6 +116,9 @@ pub fn split_into(
     write_atomically(&jobs.file("puzzle.toml"), &puzzle_text)?;
     write_atomically(&jobs.file("cubes.json"), &cubes_text)?;
     write_atomically(&jobs.file("cuts.json"), &cuts_text)?;
+    if let Some(text) = &pseudocosts_text {
+        write_atomically(&jobs.file(PSEUDOCOSTS), &(text.clone() + "\n"))?;
+    }
     if let Some((value, solution)) = &best {
         write_atomically(&jobs.file("best.txt"), &write_solution(puzzle, solution, *value))?;
     }
@@ -244,12 +249,17 @@ pub fn solve_cube_in(
                 (a, b) => a.or(b),
             };
             let stop = stop.filter(|_| !job.certify).cloned();
+            // Branching starts from what the last search of the cube measured, or the split.
+            let (seeds, seeds_path) = match before.as_ref().and_then(|p| p.pseudocosts.clone()) {
+                Some(table) => (Some(table), jobs.progress_path(id)),
+                None => (jobs.pseudocosts()?, jobs.file(PSEUDOCOSTS)),
+            };
             let search = driver::solve_cube(
                 placement,
                 ingredients,
                 threads,
                 (subtrees, Some(&cuts[..])),
-                incumbent,
+                (incumbent, seeds.as_ref()),
                 stop,
                 &mut |e| keep(&e),
             );
@@ -259,7 +269,13 @@ pub fn solve_cube_in(
                     return Ok(CubeRun::Stopped(progress));
                 }
                 Ok(search) => Ok(search.stats.nodes),
-                // Open nodes that name what the puzzle has not: the file, not the search.
+                // Pseudocosts of another program, or open nodes that name what the puzzle
+                // has not: the file, not the search.
+                Err(crate::Error::Unsupported(why))
+                    if seeds.is_some() && why.starts_with(driver::PSEUDOCOSTS_REFUSED) =>
+                {
+                    Err(JobError::Malformed { path: seeds_path, why })
+                }
                 Err(crate::Error::Unsupported(why)) if before.is_some() => Err(JobError::Malformed {
                     path: jobs.progress_path(id),
                     why: format!("{why} (`cube --again` searches the cube from its start)"),
@@ -380,11 +396,13 @@ fn stopped(
         value: None,
         solution: None,
         open: Vec::new(),
+        pseudocosts: None,
     });
     progress.seconds += seconds;
     progress.nodes += search.stats.nodes;
     progress.runs += 1;
     progress.open.clone_from(&search.open);
+    progress.pseudocosts = Some(search.pseudocosts.clone());
     if let Some((value, solution)) = best {
         progress.incumbent_cost = search.incumbent_cost;
         progress.value = Some(value);

@@ -25,7 +25,7 @@ pub use mip::{solve_exchange_mip, solve_placement_mip, solve_tour_mip, MipSearch
 pub use outcome::{Event, Knowledge, Outcome, Query, SearchStats, Solution, Status, StepStats};
 pub use placement::branch_and_bound::{
     solve_cube, split, supports as placement_has_tree, Branching, Combination, Cube, Cut, CutOrigin, Decision,
-    Ingredients, OrbitFixing, PlacementCubeSearch, Split, TreeProof,
+    Ingredients, OrbitFixing, PlacementCubeSearch, PseudocostTable, Split, TreeProof, PSEUDOCOSTS_REFUSED,
 };
 pub use placement::core_guided::{run as run_core_guided, CoreOracle, Counted};
 pub use placement::{default_threads, solve_placement, PlacementSearch, Strategy};

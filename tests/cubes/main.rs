@@ -2,12 +2,13 @@
 //! of an exhaustive search written from the rules (placements) or of a breadth-first search
 //! over positions (exchanges); and a job directory written by `split` runs, resumes after a
 //! lost cube and merges through the binary (`jobs`), as text, JSON and a picture
-//! (`merge_output`).
+//! (`merge_output`), its cubes starting from the split's pseudocosts (`pseudocosts`).
 
 #[path = "../common/mod.rs"]
 mod common;
 mod jobs;
 mod merge_output;
+mod pseudocosts;
 
 use std::path::PathBuf;
 
@@ -65,9 +66,15 @@ fn conquer(puzzle: &PlacementPuzzle, ingredients: Ingredients, wanted: usize) ->
     for cube in &cut.cubes {
         let mut found = None;
         let cube = std::slice::from_ref(cube);
-        solve_cube(puzzle, ingredients, 1, (cube, Some(&cut.cuts)), cut.incumbent_cost, None, &mut |e| {
-            keep(e, &mut found)
-        })
+        solve_cube(
+            puzzle,
+            ingredients,
+            1,
+            (cube, Some(&cut.cuts)),
+            (cut.incumbent_cost, Some(&cut.pseudocosts)),
+            None,
+            &mut |e| keep(e, &mut found),
+        )
         .expect("the cube's search runs");
         if let Some(value) = found {
             improved += usize::from(better(value, from_split));
@@ -140,10 +147,18 @@ fn the_trees_of_a_certified_split_and_its_cubes_make_one_certificate() {
             let mut part = None;
             let cuts = Some(&cut.cuts[..]);
             let cube = std::slice::from_ref(cube);
-            solve_cube(&puzzle, ingredients, 1 + i % 2, (cube, cuts), cut.incumbent_cost, None, &mut |e| match e {
-                Event::TreeProof(logged) => part = Some(logged),
-                other => keep(other),
-            })
+            solve_cube(
+                &puzzle,
+                ingredients,
+                1 + i % 2,
+                (cube, cuts),
+                (cut.incumbent_cost, Some(&cut.pseudocosts)),
+                None,
+                &mut |e| match e {
+                    Event::TreeProof(logged) => part = Some(logged),
+                    other => keep(other),
+                },
+            )
             .expect("the cube's search runs");
             let part = part.expect("a certified cube records its tree");
             tree.combinations.extend(part.combinations.iter().cloned());

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::local_search;
 use super::pool::{round_up_bound, Branching, Pool, Task};
+use super::strong::PseudocostTable;
 use super::tree::SplitAt;
 use super::tree_proof::{Decision, TreeProof};
 use super::{prepare, run_tree, Ingredients, Merged, Prepared};
@@ -131,6 +132,8 @@ pub struct Split {
     pub stats: SearchStats,
     /// A certified split: its tree down to the cubes, the cubes' trees left to add.
     pub tree: Option<TreeProof>,
+    /// What its branching measured, for the cubes' searches to start from.
+    pub pseudocosts: PseudocostTable,
 }
 
 /// Splits the tree of `puzzle` into about `wanted` cubes ([`open_nodes`]). The placements
@@ -156,6 +159,7 @@ pub fn split(
     let tree = prepared.tree_proof();
     Ok(Split {
         tree,
+        pseudocosts: prepared.pseudocosts.table(),
         cubes: open.tasks.into_iter().map(Cube::of).collect(),
         depth: open.depth,
         cuts,
@@ -290,6 +294,9 @@ pub struct PlacementCubeSearch {
     pub open: Vec<Cube>,
     /// The best cost known at the end: the one given, or a cheaper placement's found.
     pub incumbent_cost: Option<i64>,
+    /// What its branching measured, the measurements it started from included: for a
+    /// suspended search to go on from.
+    pub pseudocosts: PseudocostTable,
 }
 
 /// Searches the subtree of `cube` on `threads` threads for placements cheaper than
@@ -299,13 +306,14 @@ pub struct PlacementCubeSearch {
 ///
 /// `cube` may be several subtrees: the open nodes a suspended search of one cube left. Once
 /// `suspend` is set, the search stops at its next nodes and returns those it left open; a
-/// certified search cannot go on later, so it is refused a suspension.
+/// certified search cannot go on later, so it is refused a suspension. Branching starts from
+/// `pseudocosts` (the split's, or a suspended search's) when given.
 pub fn solve_cube(
     puzzle: &PlacementPuzzle,
     ingredients: Ingredients,
     threads: usize,
     (cube, cuts): (&[Cube], Option<&[Cut]>),
-    incumbent_cost: Option<i64>,
+    (incumbent_cost, pseudocosts): (Option<i64>, Option<&PseudocostTable>),
     suspend: Option<Arc<AtomicBool>>,
     emit: &mut dyn FnMut(Event),
 ) -> Result<PlacementCubeSearch, Error> {
@@ -316,8 +324,12 @@ pub fn solve_cube(
         Some(flag) => pool.with_suspension(Arc::clone(flag)),
         None => pool,
     };
-    search_cube(puzzle, ingredients, threads, (cube, cuts), incumbent_cost, &suspensions, emit)
+    search_cube(puzzle, ingredients, threads, (cube, cuts), (incumbent_cost, pseudocosts), &suspensions, emit)
 }
+
+/// How [`solve_cube`]'s refusal of the pseudocosts it was given begins (an
+/// [`Error::Unsupported`]), so that a caller can name the file they came from.
+pub const PSEUDOCOSTS_REFUSED: &str = "pseudocosts refused: ";
 
 /// [`solve_cube`] with its pool as `configure` leaves it (how it is suspended).
 pub(super) fn search_cube(
@@ -325,13 +337,16 @@ pub(super) fn search_cube(
     ingredients: Ingredients,
     threads: usize,
     (cube, cuts): (&[Cube], Option<&[Cut]>),
-    incumbent_cost: Option<i64>,
+    (incumbent_cost, pseudocosts): (Option<i64>, Option<&PseudocostTable>),
     configure: &dyn Fn(Pool) -> Pool,
     emit: &mut dyn FnMut(Event),
 ) -> Result<PlacementCubeSearch, Error> {
     let started = Instant::now();
     let threads = threads.max(1);
     let prepared = prepare(puzzle, ingredients, threads, false, cuts, emit)?;
+    if let Some(table) = pseudocosts {
+        prepared.pseudocosts.seed(table).map_err(|why| Error::Unsupported(format!("{PSEUDOCOSTS_REFUSED}{why}")))?;
+    }
     let problem = &prepared.problem;
     // The cube's search reports how far it has come through its own subtrees.
     let share_of = |c: &Cube| c.share.filter(|s| *s > 0.0).unwrap_or(1.0);
@@ -358,5 +373,10 @@ pub(super) fn search_cube(
         emit(Event::TreeProof(std::sync::Arc::new(tree)));
     }
     let open = pool.remaining().into_iter().map(Cube::of).collect();
-    Ok(PlacementCubeSearch { stats: merged.total(), open, incumbent_cost: pool.best() })
+    Ok(PlacementCubeSearch {
+        stats: merged.total(),
+        open,
+        incumbent_cost: pool.best(),
+        pseudocosts: prepared.pseudocosts.table(),
+    })
 }

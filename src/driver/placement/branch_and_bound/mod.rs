@@ -50,7 +50,7 @@ use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use crate::driver::{Event, SearchStats, Solution};
 use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
-pub use cubes::{solve_cube, split, Cube, Cut, PlacementCubeSearch, Split};
+pub use cubes::{solve_cube, split, Cube, Cut, PlacementCubeSearch, Split, PSEUDOCOSTS_REFUSED};
 pub use ingredients::Ingredients;
 use ingredients::REPORT_EVERY;
 use orbits::Symmetries;
@@ -58,6 +58,7 @@ pub use pool::Branching;
 use pool::{round_up_bound, Message, Pool, Task};
 use problem::{Problem, MAX_BASIS_ROWS};
 use proof_log::ProofLog;
+pub use strong::PseudocostTable;
 use tree::{Context, SplitAt, SubtreeCuts, Worker};
 pub use tree_proof::{Combination, CutOrigin, Decision, OrbitFixing, TreeProof};
 
@@ -156,6 +157,9 @@ struct Prepared {
     found: Option<(i64, usize)>,
     /// Where a certified search records its bounds.
     log: Option<ProofLog>,
+    /// What branching measured so far, kept through every tree searched with this
+    /// preparation: a split's passes, a search and its start again from its open nodes.
+    pseudocosts: strong::Pseudocosts,
 }
 
 impl Prepared {
@@ -332,7 +336,21 @@ fn prepare(
     };
     let cuts = problem.rows.len() - model_rows;
     let log = ingredients.certify.then(ProofLog::default);
-    Ok(Prepared { model, problem, lp, root_bound, symmetries, ingredients, cuts, separation, model_rows, found, log })
+    let pseudocosts = strong::Pseudocosts::new(problem.n(), &symmetries);
+    Ok(Prepared {
+        model,
+        problem,
+        lp,
+        root_bound,
+        symmetries,
+        ingredients,
+        cuts,
+        separation,
+        model_rows,
+        found,
+        log,
+        pseudocosts,
+    })
 }
 
 /// Searches the tasks of `pool` on its threads (one per open bound of the pool), passing on
@@ -349,14 +367,13 @@ fn run_tree(
     emit: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
     let threads = merged.threads.len();
-    let pseudocosts = strong::Pseudocosts::new(prepared.problem.n(), &prepared.symmetries);
     let cx = Context {
         puzzle,
         model: &prepared.model,
         symmetries: &prepared.symmetries,
         ingredients: prepared.ingredients,
         pool,
-        pseudocosts: &pseudocosts,
+        pseudocosts: &prepared.pseudocosts,
         split,
         top_after: cubes.map(|pace| pace.top_after).filter(|_| prepared.ingredients.strong_at_top),
         log: prepared.log.as_ref(),

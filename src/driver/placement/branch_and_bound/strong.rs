@@ -79,6 +79,8 @@
 
 use std::sync::Mutex;
 
+use serde::{Deserialize, Serialize};
+
 use super::orbits::Symmetries;
 use crate::solver::simplex::{Lp, LpStatus};
 
@@ -123,16 +125,19 @@ pub(super) const BELOW: Effort = Effort { trust_pseudocosts: true, budget: Some(
 
 /// The gains per unit measured for each variable and side, shared by the threads.
 pub(super) struct Pseudocosts {
-    table: Mutex<Table>,
+    table: Mutex<PseudocostTable>,
     /// Each variable's orbit under the board symmetries: a measurement counts for all of them.
     orbits: Vec<Vec<usize>>,
 }
 
-struct Table {
+/// What branching measured of each variable: handed from a split to its cubes (a job's
+/// `pseudocosts.json`), so that their searches start from it instead of measuring again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PseudocostTable {
     /// Per variable, per side (emptied, placed): the sum of gains per unit, and their count.
-    sides: Vec<[(f64, u32); 2]>,
-    /// Per side, over every variable: the sum and the count.
-    all: [(f64, u32); 2],
+    pub sides: Vec<[(f64, u32); 2]>,
+    /// Per side, over every variable: the sum and the count (at least one: the prior).
+    pub all: [(f64, u32); 2],
 }
 
 impl Pseudocosts {
@@ -141,14 +146,38 @@ impl Pseudocosts {
     pub fn new(n: usize, symmetries: &Symmetries) -> Pseudocosts {
         let group: Vec<usize> = (0..symmetries.len()).collect();
         Pseudocosts {
-            table: Mutex::new(Table { sides: vec![[(0.0, 0); 2]; n], all: [(1.0, 1); 2] }),
+            table: Mutex::new(PseudocostTable { sides: vec![[(0.0, 0); 2]; n], all: [(1.0, 1); 2] }),
             orbits: (0..n).map(|j| symmetries.orbit(j, &group)).collect(),
         }
     }
 
+    /// What was measured so far.
+    pub fn table(&self) -> PseudocostTable {
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Starts from `from` (another search's measurements of the same program) instead of
+    /// nothing; refused, with why, unless it has one entry per variable, finite sums that are
+    /// not negative, and at least one count per side over every variable.
+    pub fn seed(&self, from: &PseudocostTable) -> Result<(), String> {
+        let n = self.orbits.len();
+        if from.sides.len() != n {
+            return Err(format!("{} entries, where the program has {n} variables", from.sides.len()));
+        }
+        let sound = |(sum, _): (f64, u32)| sum.is_finite() && sum >= 0.0;
+        if !from.sides.iter().flatten().chain(&from.all).all(|&entry| sound(entry)) {
+            return Err("a sum that is negative or not finite".into());
+        }
+        if from.all.iter().any(|&(_, count)| count == 0) {
+            return Err("a side with no count over every variable".into());
+        }
+        *self.table.lock().unwrap_or_else(|e| e.into_inner()) = from.clone();
+        Ok(())
+    }
+
     fn record(&self, j: usize, side: usize, per_unit: f64) {
         let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        let Table { sides, all } = &mut *table;
+        let PseudocostTable { sides, all } = &mut *table;
         all[side].0 += per_unit;
         all[side].1 += 1;
         for &image in &self.orbits[j] {
@@ -158,7 +187,7 @@ impl Pseudocosts {
     }
 }
 
-impl Table {
+impl PseudocostTable {
     /// The gains per unit of `j` (the mean over every variable for a side never measured),
     /// and whether both sides are measured often enough.
     fn estimate(&self, j: usize) -> ([f64; 2], bool) {

@@ -219,6 +219,8 @@ fn a_suspended_search_goes_on_from_its_open_nodes() {
             let puzzle = domination(n, letter);
             let context = format!("{letter} {n}x{n} on {threads} threads");
             let (mut open, mut best, mut runs, mut rests) = (vec![root.clone()], None, 0, 0);
+            // Each run goes on from what the one before measured, as a resumed cube does.
+            let mut pseudocosts = None;
             while !open.is_empty() {
                 runs += 1;
                 assert!(runs < 1_000, "{context}: the search does not end");
@@ -228,7 +230,7 @@ fn a_suspended_search_goes_on_from_its_open_nodes() {
                     ingredients,
                     threads,
                     (&open, None),
-                    best,
+                    (best, pseudocosts.as_ref()),
                     &|pool| pool.suspended_after(every),
                     &mut |event| {
                         if let Event::Solution { value, .. } = event {
@@ -249,6 +251,7 @@ fn a_suspended_search_goes_on_from_its_open_nodes() {
                 }
                 best = searched.incumbent_cost;
                 open = searched.open;
+                pseudocosts = Some(searched.pseudocosts);
             }
             assert_eq!(best, Some(value as i64), "{context}");
             assert!(runs > 2, "{context}: {runs} runs suspended nothing");
@@ -257,4 +260,57 @@ fn a_suspended_search_goes_on_from_its_open_nodes() {
             }
         }
     }
+}
+
+/// Pseudocosts handed to a cube's search that cannot be this program's are refused, with a
+/// reason that begins with [`super::PSEUDOCOSTS_REFUSED`]: the wrong number of variables, a
+/// sum that is not finite, a side with no count over every variable.
+#[test]
+fn pseudocosts_of_another_program_are_refused() {
+    let puzzle = domination(6, "N");
+    let root = Cube {
+        ones: vec![],
+        zeros: vec![],
+        fixed_ones: vec![],
+        fixed_zeros: vec![],
+        bound: None,
+        path: vec![],
+        share: None,
+        rest: None,
+    };
+    let good = super::PseudocostTable { sides: vec![[(0.5, 1); 2]; 36], all: [(1.0, 1); 2] };
+    let mut nan = good.clone();
+    nan.sides[3][1].0 = f64::NAN;
+    let wrong = [
+        super::PseudocostTable { sides: vec![[(0.5, 1); 2]; 35], ..good.clone() },
+        nan,
+        super::PseudocostTable { all: [(1.0, 1), (0.0, 0)], ..good.clone() },
+    ];
+    let search = |table: &super::PseudocostTable, best: &mut Option<usize>| {
+        let ingredients = Ingredients::default();
+        search_cube(
+            &puzzle,
+            ingredients,
+            1,
+            (std::slice::from_ref(&root), None),
+            (None, Some(table)),
+            &|p| p,
+            &mut |e| {
+                if let Event::Solution { value, .. } = e {
+                    *best = Some(value);
+                }
+            },
+        )
+    };
+    for table in &wrong {
+        match search(table, &mut None) {
+            Err(crate::Error::Unsupported(why)) => assert!(why.starts_with(super::PSEUDOCOSTS_REFUSED), "{why}"),
+            other => panic!("pseudocosts {table:?} were taken: {:?}", other.map(|s| s.stats.nodes)),
+        }
+    }
+    // Knight domination of 6x6 needs 8 knights (OEIS A006075); the table comes back.
+    let mut best = None;
+    let searched = search(&good, &mut best).expect("pseudocosts of this program are taken");
+    assert_eq!(best, Some(8));
+    assert_eq!(searched.pseudocosts.sides.len(), 36);
 }
