@@ -178,11 +178,12 @@ impl Pseudocosts {
     fn record(&self, j: usize, side: usize, per_unit: f64) {
         let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
         let PseudocostTable { sides, all } = &mut *table;
+        // Counts carried from file to file (a cube stopped again and again) stop at the top.
         all[side].0 += per_unit;
-        all[side].1 += 1;
+        all[side].1 = all[side].1.saturating_add(1);
         for &image in &self.orbits[j] {
             sides[image][side].0 += per_unit;
-            sides[image][side].1 += 1;
+            sides[image][side].1 = sides[image][side].1.saturating_add(1);
         }
     }
 }
