@@ -73,8 +73,11 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
         }
         certificate = Some(dir.display().to_string());
     }
+    // The cubes stopped part way, read once for the JSON object and the lines on stderr.
+    let part_way = if report.complete() { Vec::new() } else { part_way(&args.dir, &report) };
     if args.json {
-        render::json_with_job(&answer, &JsonJob::of(&args.dir, &report, certificate), &mut out)?;
+        let job = JsonJob::of(&args.dir, &report, &part_way, certificate);
+        render::json_with_job(&answer, &job, &mut out)?;
     }
     out.flush()?;
     if let Some(path) = &args.svg {
@@ -83,16 +86,15 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
     if report.complete() {
         Ok(if outcome.value.is_some() { Exit::Solved } else { Exit::Infeasible })
     } else {
-        left(&args.dir, &report);
+        left(&args.dir, &report, &part_way);
         Ok(Exit::Unknown)
     }
 }
 
 /// Says on stderr which cubes have no result and how to search them.
-fn left(dir: &Path, report: &MergeReport) {
+fn left(dir: &Path, report: &MergeReport, part_way: &[(usize, f64)]) {
     let redo = cubes::array_ranges(&report.to_redo());
     eprintln!("knights-sat: {} of {} cubes have no result: {redo}", report.to_redo().len(), report.job.cubes);
-    let part_way = part_way(dir, report);
     if !part_way.is_empty() {
         let seconds: f64 = part_way.iter().map(|p| p.1).sum();
         let cubes: Vec<usize> = part_way.iter().map(|p| p.0).collect();
@@ -224,7 +226,7 @@ struct JsonFailure {
 }
 
 impl JsonJob {
-    fn of(dir: &Path, report: &MergeReport, certificate: Option<String>) -> JsonJob {
+    fn of(dir: &Path, report: &MergeReport, part_way: &[(usize, f64)], certificate: Option<String>) -> JsonJob {
         let figures = Figures::of(report);
         JsonJob {
             dir: dir.display().to_string(),
@@ -233,7 +235,7 @@ impl JsonJob {
             split_seconds: report.job.split_seconds,
             searched: report.searched.len(),
             missing: report.missing.clone(),
-            part_way: part_way(dir, report).into_iter().map(|p| p.0).collect(),
+            part_way: part_way.iter().map(|p| p.0).collect(),
             failed: report.failed.iter().map(|(cube, why)| JsonFailure { cube: *cube, reason: why.clone() }).collect(),
             seconds: figures.seconds,
             work: figures.work,

@@ -15,7 +15,7 @@ fn split_guarini(name: &str) -> std::path::PathBuf {
 }
 
 /// Knight domination of 14x14 split into at least 12 cubes, in the scratch directory `name`.
-fn split_knights_14x14(name: &str) -> std::path::PathBuf {
+pub(super) fn split_knights_14x14(name: &str) -> std::path::PathBuf {
     let dir = scratch(name);
     let path = dir.to_str().unwrap();
     let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);

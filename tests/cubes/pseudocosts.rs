@@ -4,17 +4,15 @@
 use serde_json::Value;
 
 use super::common::knights_sat;
-use super::scratch;
+use super::jobs::split_knights_14x14;
 
 /// Knight domination 14x14 (32 knights, OEIS A006075): the split writes one pair of
 /// measurements per variable (196 squares); a stopped cube keeps its own; a table of another
 /// program is refused naming its file; with every cube searched the merge proves 32.
 #[test]
 fn a_split_hands_its_pseudocosts_to_its_cubes() {
-    let dir = scratch("pseudocosts-knights-14x14");
+    let dir = split_knights_14x14("pseudocosts-knights-14x14");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let file = dir.join("pseudocosts.json");
     let text = std::fs::read_to_string(&file).expect("the split writes its pseudocosts");
     let table: Value = serde_json::from_str(&text).unwrap();

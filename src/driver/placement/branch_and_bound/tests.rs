@@ -23,6 +23,20 @@ pub(super) fn domination(n: usize, letters: &str) -> PlacementPuzzle {
     .unwrap()
 }
 
+/// The cube of the whole tree: nothing fixed, no bound, no share.
+fn whole_tree() -> Cube {
+    Cube {
+        ones: vec![],
+        zeros: vec![],
+        fixed_ones: vec![],
+        fixed_zeros: vec![],
+        bound: None,
+        path: vec![],
+        share: None,
+        rest: None,
+    }
+}
+
 /// A search stopped at its budget with subtrees open, whose passes from the root then
 /// close the tree, reports none open: the count is the restart's, not the stopped one's.
 #[test]
@@ -203,16 +217,7 @@ const QUICK_RESTART: Pace = Pace { restart_nodes: 10, ..Pace::DEFAULT };
 /// Queens branch on covering rows, so their open nodes carry the rest of a branching.
 #[test]
 fn a_suspended_search_goes_on_from_its_open_nodes() {
-    let root = Cube {
-        ones: vec![],
-        zeros: vec![],
-        fixed_ones: vec![],
-        fixed_zeros: vec![],
-        bound: None,
-        path: vec![],
-        share: None,
-        rest: None,
-    };
+    let root = whole_tree();
     let ingredients = Ingredients { local_search: false, ..Ingredients::default() };
     for threads in [1, 2] {
         for (n, letter, value, every) in [(12, "N", 24, 10), (13, "N", 28, 40), (11, "Q", 5, 20)] {
@@ -268,16 +273,7 @@ fn a_suspended_search_goes_on_from_its_open_nodes() {
 #[test]
 fn pseudocosts_of_another_program_are_refused() {
     let puzzle = domination(6, "N");
-    let root = Cube {
-        ones: vec![],
-        zeros: vec![],
-        fixed_ones: vec![],
-        fixed_zeros: vec![],
-        bound: None,
-        path: vec![],
-        share: None,
-        rest: None,
-    };
+    let root = whole_tree();
     let good = super::PseudocostTable { sides: vec![[(0.5, 1); 2]; 36], all: [(1.0, 1); 2] };
     let mut nan = good.clone();
     nan.sides[3][1].0 = f64::NAN;
