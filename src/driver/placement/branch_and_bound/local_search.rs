@@ -42,9 +42,7 @@ struct State<'a> {
 /// long as `more` is set, if any satisfies every row. The search stops early at cost `target`
 /// (a proven bound: nothing cheaper exists; [`NO_TARGET`] until one is known, as another
 /// thread may set it meanwhile), and, once `more` is clear, when a quarter of its time has
-/// passed since its last improvement; a search that ran while `more` was set (the cuts being
-/// separated on the other core, which the tree waits for) then stops sooner, once it has
-/// waited as long as its last improvement took to come ([`patience_after_cuts`]).
+/// passed since its last improvement.
 pub(super) fn improve(
     problem: &Problem,
     (time, seed): (Duration, u64),
@@ -77,12 +75,9 @@ pub(super) fn improve(
     let mut rounds = 0u64;
     let mut improved = started;
     let patience = time / 4;
-    let alongside = more.load(Ordering::Relaxed);
     // Time runs on while `more` is set (the cuts are still being separated on the other core).
-    let running = |improved: Instant| {
-        let patience = if alongside { patience_after_cuts(time, improved - started) } else { patience };
-        more.load(Ordering::Relaxed) || (started.elapsed() < time && improved.elapsed() < patience)
-    };
+    let running =
+        |improved: Instant| more.load(Ordering::Relaxed) || (started.elapsed() < time && improved.elapsed() < patience);
     // The best cost found may meet a target that was set after it was found.
     let reached =
         |best: &Option<(i64, Vec<bool>)>| best.as_ref().is_some_and(|b| b.0 <= target.load(Ordering::Relaxed));
@@ -124,17 +119,6 @@ pub(super) fn improve(
         }
     }
     best.map(|b| b.1)
-}
-
-/// How long a search that ran beside the cuts goes on without improving once they are done,
-/// its last improvement having come `found` after its start: as long again (the next one is
-/// as far off, at a guess), at least a sixteenth and at most a quarter of its `time`. The tree
-/// waits for it. Knight domination 13x13 found its optimum (28) 1.3 ms in and the cuts took
-/// 49 ms, after which the quarter of its time kept the tree waiting 38 ms more; queen
-/// domination 14x14 found 8 at once and kept it waiting 82 ms. Knight domination 16x16 found
-/// its optimum (40) 130 ms in, as the cuts ended, and waits as before.
-fn patience_after_cuts(time: Duration, found: Duration) -> Duration {
-    found.clamp(time / 16, time / 4)
 }
 
 impl State<'_> {
@@ -222,18 +206,5 @@ impl State<'_> {
                 None => return,
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn patience_after_the_cuts_follows_the_last_improvement_within_its_limits() {
-        let time = Duration::from_millis(800);
-        assert_eq!(patience_after_cuts(time, Duration::from_millis(1)), Duration::from_millis(50));
-        assert_eq!(patience_after_cuts(time, Duration::from_millis(130)), Duration::from_millis(130));
-        assert_eq!(patience_after_cuts(time, Duration::from_millis(500)), Duration::from_millis(200));
     }
 }
