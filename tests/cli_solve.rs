@@ -344,6 +344,23 @@ fn tours_are_drawn_as_svg_on_request() {
 }
 
 #[test]
+fn a_picture_that_cannot_be_written_is_refused_before_the_search() {
+    let missing = std::env::temp_dir().join(format!("knights-sat-no-dir-{}", std::process::id()));
+    let path = missing.join("x.svg");
+    let run = knights_sat(&["solve", "puzzles/knights-domination-8x8.toml", "--svg", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("the directory {} does not exist", missing.display())), "{}", run.stderr);
+    assert!(!run.stdout.contains("optimal"), "no search ran: {}", run.stdout);
+    let dir = std::env::temp_dir();
+    let run = knights_sat(&["solve", "puzzles/knights-domination-8x8.toml", "--svg", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("is a directory"), "{}", run.stderr);
+    let run = knights_sat(&["merge", "no-such-job", "--svg", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--svg"), "the picture is refused first: {}", run.stderr);
+}
+
+#[test]
 fn bench_runs_a_suite_and_writes_table_csv_and_chart() {
     let out = std::env::temp_dir().join(format!("knights-sat-bench-{}", std::process::id()));
     let run = knights_sat(&[

@@ -14,6 +14,7 @@ use super::{CliError, Exit};
 
 /// Prints what the job directory's results add up to.
 pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
+    let svg = super::settings::picture(args.svg.clone())?;
     let report = cubes::merge(&args.dir)?;
     // A script that cannot be rewritten (a directory read-only here) costs the merge nothing.
     match cubes::follow_move(&JobDir::at(&args.dir)) {
@@ -80,7 +81,7 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
         render::json_with_job(&answer, &job, &mut out)?;
     }
     out.flush()?;
-    if let Some(path) = &args.svg {
+    if let Some(path) = &svg {
         super::solve::draw(&report.puzzle, outcome.solution.as_ref(), path, args.svg_attacks)?;
     }
     if report.complete() {

@@ -195,7 +195,7 @@ impl SolveSettings {
             tour,
             mip,
             timeout,
-            svg: options.svg,
+            svg: picture(options.svg)?,
             svg_attacks: options.svg_attacks,
             json: options.json,
             certify: options.certify,
@@ -203,6 +203,20 @@ impl SolveSettings {
             certify_canonical_order,
             progress: Shown::new(options.quiet, options.lines.progress_every)?,
         })
+    }
+}
+
+/// The `--svg` path, checked before any search: its directory must exist and it must not
+/// name a directory, so a long search does not end in a picture that cannot be written.
+pub fn picture(path: Option<PathBuf>) -> Result<Option<PathBuf>, CliError> {
+    let Some(path) = path else { return Ok(None) };
+    let refuse = |why: String| Err(CliError::Usage(format!("--svg {}: {why}", path.display())));
+    if path.is_dir() {
+        return refuse("is a directory; give the file to write".into());
+    }
+    match path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        Some(dir) if !dir.is_dir() => refuse(format!("the directory {} does not exist", dir.display())),
+        _ => Ok(Some(path)),
     }
 }
 
