@@ -344,7 +344,7 @@ fn tours_are_drawn_as_svg_on_request() {
 }
 
 #[test]
-fn a_picture_that_cannot_be_written_is_refused_before_the_search() {
+fn an_output_file_that_cannot_be_written_is_refused_before_the_work() {
     let missing = std::env::temp_dir().join(format!("knights-sat-no-dir-{}", std::process::id()));
     let path = missing.join("x.svg");
     let run = knights_sat(&["solve", "puzzles/knights-domination-8x8.toml", "--svg", path.to_str().unwrap()]);
@@ -358,6 +358,10 @@ fn a_picture_that_cannot_be_written_is_refused_before_the_search() {
     let run = knights_sat(&["merge", "no-such-job", "--svg", path.to_str().unwrap()]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--svg"), "the picture is refused first: {}", run.stderr);
+    let cnf = missing.join("x.cnf");
+    let run = knights_sat(&["export", "puzzles/guarini.toml", "--horizon", "3", "--output", cnf.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--output"), "{}", run.stderr);
 }
 
 #[test]

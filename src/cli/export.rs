@@ -21,6 +21,7 @@ pub fn run(args: ExportArgs) -> Result<Exit, CliError> {
         let names = AtMostOne::NAMES.join(", ");
         CliError::Usage(format!("unknown at-most-one encoding `{}`; choose one of {names}", args.at_most_one))
     })?;
+    let output = super::settings::output_file("--output", args.output.clone())?;
     let puzzle = puzzle::load(&args.puzzle)?;
     let question = match (args.horizon, args.bound) {
         (Some(horizon), _) if horizon > MAX_HORIZON => {
@@ -50,14 +51,14 @@ pub fn run(args: ExportArgs) -> Result<Exit, CliError> {
             Box::new(move |out| write_dimacs(&formula, &source, out).map_err(into_io))
         }
     };
-    let written = match &args.output {
+    let written = match &output {
         Some(path) => std::fs::File::create(path).and_then(|mut file| {
             write(&mut file)?;
             file.flush()
         }),
         None => write(&mut std::io::stdout().lock()),
     };
-    written.map_err(|e| match &args.output {
+    written.map_err(|e| match &output {
         Some(path) => CliError::Output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
         None => CliError::Output(e),
     })?;

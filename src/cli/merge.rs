@@ -14,7 +14,7 @@ use super::{CliError, Exit};
 
 /// Prints what the job directory's results add up to.
 pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
-    let svg = super::settings::picture(args.svg.clone())?;
+    let svg = super::settings::output_file("--svg", args.svg.clone())?;
     let report = cubes::merge(&args.dir)?;
     // A script that cannot be rewritten (a directory read-only here) costs the merge nothing.
     match cubes::follow_move(&JobDir::at(&args.dir)) {

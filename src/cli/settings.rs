@@ -195,7 +195,7 @@ impl SolveSettings {
             tour,
             mip,
             timeout,
-            svg: picture(options.svg)?,
+            svg: output_file("--svg", options.svg)?,
             svg_attacks: options.svg_attacks,
             json: options.json,
             certify: options.certify,
@@ -206,11 +206,12 @@ impl SolveSettings {
     }
 }
 
-/// The `--svg` path, checked before any search: its directory must exist and it must not
-/// name a directory, so a long search does not end in a picture that cannot be written.
-pub fn picture(path: Option<PathBuf>) -> Result<Option<PathBuf>, CliError> {
+/// The file a flag (`--svg`, `export --output`) names, checked before any work: its
+/// directory must exist and it must not name a directory, so a long search does not end in
+/// an output that cannot be written.
+pub fn output_file(flag: &str, path: Option<PathBuf>) -> Result<Option<PathBuf>, CliError> {
     let Some(path) = path else { return Ok(None) };
-    let refuse = |why: String| Err(CliError::Usage(format!("--svg {}: {why}", path.display())));
+    let refuse = |why: String| Err(CliError::Usage(format!("{flag} {}: {why}", path.display())));
     if path.is_dir() {
         return refuse("is a directory; give the file to write".into());
     }
