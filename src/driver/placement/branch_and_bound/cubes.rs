@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::local_search;
 use super::pool::{round_up_bound, Branching, Pool, Task};
+use super::prepare::Cut;
 use super::strong::PseudocostTable;
 use super::tree::SplitAt;
 use super::tree_proof::{Decision, TreeProof};
@@ -105,16 +106,6 @@ impl Cube {
             share: 1.0,
         })
     }
-}
-
-/// A cut the split added to the relaxation at the root, `Σ a·x >= rhs` over the model's
-/// columns: the cubes' searches add the same cuts instead of separating them again.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Cut {
-    /// The terms `(a, x)`.
-    pub terms: Vec<(i64, usize)>,
-    /// The right-hand side.
-    pub rhs: i64,
 }
 
 /// A tree split into cubes.
@@ -243,7 +234,7 @@ fn search_longer(
     if !prepared.ingredients.local_search || prepared.root_bound == f64::NEG_INFINITY {
         return Ok(best);
     }
-    let time = Duration::from_millis(super::local_search_ms(problem.n())) * LONGER;
+    let time = Duration::from_millis(super::prepare::local_search_ms(problem.n())) * LONGER;
     let target = AtomicI64::new(round_up_bound(prepared.root_bound, problem.step));
     if best.is_some_and(|cost| cost <= target.load(Ordering::Relaxed)) {
         return Ok(best);

@@ -19,6 +19,9 @@ pub(super) const FIRST_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// The target of a local search that knows no bound (yet): no cost reaches it.
 pub(super) const NO_TARGET: i64 = i64::MIN;
 
+/// The target that ends a local search at its next check, with or without a placement.
+pub(super) const STOP: i64 = i64::MAX;
+
 /// Flips a variable must wait before it is flipped again.
 const TABU: u64 = 2;
 /// Rounds without a better placement after which the search gives up.
@@ -79,8 +82,10 @@ pub(super) fn improve(
     let running =
         |improved: Instant| more.load(Ordering::Relaxed) || (started.elapsed() < time && improved.elapsed() < patience);
     // The best cost found may meet a target that was set after it was found.
-    let reached =
-        |best: &Option<(i64, Vec<bool>)>| best.as_ref().is_some_and(|b| b.0 <= target.load(Ordering::Relaxed));
+    let reached = |best: &Option<(i64, Vec<bool>)>| {
+        let target = target.load(Ordering::Relaxed);
+        target == STOP || best.as_ref().is_some_and(|b| b.0 <= target)
+    };
     while idle < IDLE_ROUNDS && (rounds % 64 != 0 || (running(improved) && !reached(&best))) {
         rounds += 1;
         idle += 1;

@@ -32,6 +32,7 @@ mod lex;
 mod local_search;
 mod orbits;
 mod pool;
+mod prepare;
 mod problem;
 mod proof_log;
 mod ring;
@@ -39,31 +40,24 @@ mod strong;
 mod tree;
 mod tree_proof;
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use knights_sat_encodings::check::check_placement;
-use knights_sat_encodings::linear::{placement_model, PlacementModel};
+use knights_sat_encodings::linear::placement_model;
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
-use crate::driver::{Event, SearchStats, Solution};
-use crate::solver::simplex::{Lp, LpStatus};
+use crate::driver::{Event, SearchStats};
 use crate::Error;
-pub use cubes::{solve_cube, split, Cube, Cut, PlacementCubeSearch, Split, PSEUDOCOSTS_REFUSED};
+pub use cubes::{solve_cube, split, Cube, PlacementCubeSearch, Split, PSEUDOCOSTS_REFUSED};
 pub use ingredients::Ingredients;
 use ingredients::REPORT_EVERY;
-use orbits::Symmetries;
 pub use pool::Branching;
-use pool::{round_up_bound, Message, Pool, Task};
-use problem::{Problem, MAX_BASIS_ROWS};
-use proof_log::ProofLog;
+use pool::{Message, Pool, Task};
+pub use prepare::Cut;
+use prepare::{prepare, prepare_beside, prepare_from, LocalSearch, Lookout, Prepared, Setup};
 pub use strong::PseudocostTable;
 use tree::{Context, SplitAt, SubtreeCuts, Worker};
 pub use tree_proof::{Combination, CutOrigin, Decision, OrbitFixing, TreeProof};
-
-/// The longest the ring cut's column generation may take at the root.
-const RING_TIME: Duration = Duration::from_secs(30);
 
 /// Whether the branch-and-bound search can take `puzzle` (its linear model exists).
 pub fn supports(puzzle: &PlacementPuzzle) -> bool {
@@ -90,25 +84,48 @@ fn search(
 ) -> Result<(), Error> {
     let started = Instant::now();
     let threads = threads.max(1);
-    let prepared = prepare(puzzle, ingredients, threads, true, None, emit)?;
-    let problem = &prepared.problem;
-    let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
-    let mut best = None;
-    if let Some((cost, value)) = prepared.found {
-        best = Some(cost);
-        merged.incumbent = Some(value);
-        emit(Event::Search(merged.total()));
-    }
-    let root = vec![Task::root(prepared.root_bound)];
-    let mut pool = Pool::with_tasks(threads, root, problem.step, problem.maximise, pace.eager);
+    let setup = Setup::new(puzzle, ingredients, true, None)?;
+    let (step, maximise) = (setup.base.step, setup.base.maximise);
+    let mut pool = Pool::with_tasks(threads, Vec::new(), step, maximise, pace.eager);
     // Trees that branch on covering rows (queens, rooks) measured no better for the split.
-    if prepared.ingredients.cubes && !prepared.ingredients.row_branching {
+    if setup.ingredients.cubes && !setup.ingredients.row_branching {
         pool = pool.with_budget(pace.restart_nodes);
     }
-    if let Some(cost) = best {
-        pool.improve(cost, || Ok(()))?;
-    }
-    run_tree(puzzle, &prepared, &pool, (None, None), &mut merged, emit)?;
+    let lookout = Lookout::new();
+    std::thread::scope(|scope| {
+        let (prepared, beside) = if setup.starts_beside(threads) {
+            let (sender, receiver) = mpsc::channel();
+            let prepared = prepare_beside(scope, puzzle, setup, (&lookout, &pool), (&sender, &receiver), emit);
+            let (prepared, local) = prepared.inspect_err(|_| lookout.stop())?;
+            (prepared, Some(Beside { channel: (sender, receiver), local, lookout: &lookout }))
+        } else {
+            (prepare_from(puzzle, setup, threads, None, emit)?, None)
+        };
+        let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
+        if let Some((cost, _)) = prepared.found {
+            pool.improve(cost, || Ok(()))?;
+        }
+        if let Some(cost) = pool.best() {
+            merged.incumbent = Some(pool::value_of(cost, maximise));
+            emit(Event::Search(merged.total()));
+        }
+        pool.give(Task::root(prepared.root_bound));
+        run_tree_beside(puzzle, &prepared, &pool, (None, None), &mut merged, beside, emit)?;
+        search_on(puzzle, &prepared, (&pool, threads, pace), (started, &mut merged), emit)
+    })
+}
+
+/// The rest of [`search`] once its first tree is searched: done, or past its budget, when it
+/// starts again from the tree's open nodes at a shallow depth, best bound first; what it found
+/// and proved so far stands.
+fn search_on(
+    puzzle: &PlacementPuzzle,
+    prepared: &Prepared,
+    (pool, threads, pace): (&Pool, usize, Pace),
+    (started, merged): (Instant, &mut Merged),
+    emit: &mut dyn FnMut(Event),
+) -> Result<(), Error> {
+    let problem = &prepared.problem;
     if !pool.over_budget() {
         if pool.best().is_none() {
             emit(Event::Infeasible("no placement satisfies the rules".to_string()));
@@ -118,9 +135,7 @@ fn search(
         }
         return Ok(());
     }
-    // Past the budget: the search starts again from the tree's open nodes at a shallow depth,
-    // best bound first; what it found and proved so far stands.
-    let open = cubes::open_nodes(puzzle, &prepared, (pool.best(), threads), CUBES, started, emit)?;
+    let open = cubes::open_nodes(puzzle, prepared, (pool.best(), threads), CUBES, started, emit)?;
     merged.restart(open.stats.nodes, &open.tasks);
     merged.incumbent = open.best.map(|cost| pool::value_of(cost, problem.maximise));
     if open.tasks.is_empty() {
@@ -132,225 +147,19 @@ fn search(
     if let Some(cost) = open.best {
         pool.improve(cost, || Ok(()))?;
     }
-    run_tree(puzzle, &prepared, &pool, (None, Some(pace)), &mut merged, emit)?;
+    run_tree(puzzle, prepared, &pool, (None, Some(pace)), merged, emit)?;
     if pool.best().is_none() {
         emit(Event::Infeasible("no placement satisfies the rules".to_string()));
     }
     Ok(())
 }
 
-/// What every search of the tree starts from: the linear model, the program strengthened by
-/// cuts, its relaxation solved at the root, the board symmetries, and the local search's
-/// placement (its cost and value; already reported).
-struct Prepared {
-    model: PlacementModel,
-    problem: Problem,
-    lp: Lp,
-    root_bound: f64,
-    symmetries: Symmetries,
-    ingredients: Ingredients,
-    cuts: usize,
-    /// How the cuts were derived (none when they were given).
-    separation: cuts::Separation,
-    /// The rows of the model before the cuts.
-    model_rows: usize,
-    found: Option<(i64, usize)>,
-    /// Where a certified search records its bounds.
-    log: Option<ProofLog>,
-    /// What branching measured so far, kept through every tree searched with this
-    /// preparation: a split's passes, a search and its start again from its open nodes.
-    pseudocosts: strong::Pseudocosts,
-}
-
-impl Prepared {
-    /// What a certified search logged so far, with the program's cuts and symmetries (taken:
-    /// the log starts again empty); `None` if the search is not certified.
-    fn tree_proof(&self) -> Option<TreeProof> {
-        let (combinations, orbits, leaves) = self.log.as_ref()?.take();
-        Some(TreeProof {
-            model_rows: self.model_rows,
-            separated: self.separation.origins.clone(),
-            kept: self.separation.kept.clone(),
-            step: self.problem.step,
-            combinations,
-            symmetries: self.symmetries.perms().to_vec(),
-            orbits,
-            leaves,
-        })
-    }
-}
-
-/// Builds the program of `puzzle`, separates its cuts (or adds `given` ones, separated
-/// before) and, if `look` (and the ingredients allow it), runs the local search for a first
-/// placement meanwhile.
-fn prepare(
-    puzzle: &PlacementPuzzle,
-    ingredients: Ingredients,
-    threads: usize,
-    look: bool,
-    given: Option<&[Cut]>,
-    emit: &mut dyn FnMut(Event),
-) -> Result<Prepared, Error> {
-    let model = placement_model(puzzle).map_err(|e| Error::Internal(format!("branch and bound: {e}")))?;
-    let base = Problem::new(&model.model);
-    if base.rows.len() > MAX_BASIS_ROWS {
-        let gigabytes = (base.rows.len() as f64).powi(2) * 8.0 / 1e9;
-        return Err(Error::Unsupported(format!(
-            "branch and bound keeps a dense basis of its {} rows ({gigabytes:.1} GB per thread), more than \
-             the {MAX_BASIS_ROWS} rows it takes; use --strategy core-guided",
-            base.rows.len()
-        )));
-    }
-    let n = base.n();
-    let model_rows = base.rows.len();
-    if let Some(v) = given.into_iter().flatten().flat_map(|cut| &cut.terms).map(|t| t.1).find(|&v| v >= n) {
-        return Err(Error::Unsupported(format!("a cut names variable {v}, but the puzzle has {n}")));
-    }
-    let ingredients = Ingredients {
-        row_branching: ingredients.row_branching && branches_on_rows(&base),
-        local_search: ingredients.local_search && look,
-        // A certificate states the tree as searched from the root: without a restart from
-        // open nodes, and with the root's cuts only.
-        cubes: ingredients.cubes && !ingredients.certify,
-        subtree_cuts: ingredients.subtree_cuts && ingredients.cuts && !ingredients.certify,
-        lex_reduction: ingredients.lex_reduction && ingredients.symmetry && !ingredients.certify,
-        ..ingredients
-    };
-    let symmetries = if ingredients.symmetry {
-        Symmetries::of(puzzle, n, |v| {
-            let mut one = vec![false; n];
-            one[v] = true;
-            model.placement(&one)
-        })
-    } else {
-        Symmetries::of_nothing()
-    };
-    // The local search aims at the bound of the plain relaxation, which is solved, and the
-    // cuts separated, meanwhile on a second core when the search may use more than one. On
-    // one core the bound comes first, unless the program is so large that its relaxation would
-    // hold back the first placement (knight domination 40x40: more than 5 s).
-    let target = AtomicI64::new(local_search::NO_TARGET);
-    let step = base.step;
-    let aim_at = |bound: Option<f64>| {
-        if let Some(bound) = bound {
-            target.fetch_max(round_up_bound(bound, step), Ordering::Relaxed);
-        }
-    };
-    let aim = |problem: &Problem| aim_at(root(problem).1);
-    let time = Duration::from_millis(local_search_ms(n));
-    // The local search goes on while the cuts are separated: on a loaded machine its own
-    // time alone (on 16x16 512 ms, given up 128 ms after its last improvement) measured too
-    // short to find the optimum.
-    let cutting = AtomicBool::new(false);
-    // Every placement the local search improves to is reported at once, so that a search
-    // stopped early has an answer from the first milliseconds on.
-    let mut reported: Option<usize> = None;
-    let mut rejected: Option<Error> = None;
-    let mut report = |values: &[bool]| {
-        if rejected.is_some() || !base.satisfies(values) {
-            return;
-        }
-        let placement = model.placement(values);
-        match check_placement(puzzle, &placement) {
-            Ok(value) => {
-                reported = Some(value);
-                emit(Event::Solution { value, solution: Solution::Placement(placement) });
-            }
-            Err(why) => rejected = Some(why.into()),
-        }
-    };
-    let mut local = |problem: &Problem| {
-        ingredients
-            .local_search
-            .then(|| local_search::improve(problem, (time, local_search::FIRST_SEED), &target, &cutting, &mut report))
-            .flatten()
-    };
-    let strengthen = |mut problem: Problem| {
-        let separation = match given {
-            Some(cuts) => {
-                for cut in cuts {
-                    problem.add_row(cut.terms.clone(), cut.rhs);
-                }
-                cuts::Separation::default()
-            }
-            None if ingredients.cuts => {
-                let ring_cut = (ingredients.ring_cut && !ingredients.certify)
-                    .then(|| {
-                        let (ring, angle) = ring::ring_of(puzzle, &model);
-                        ring::ring_cut(&problem, &ring, &|v: usize| angle[v], RING_TIME)
-                    })
-                    .flatten();
-                let separation = cuts::strengthen(&mut problem);
-                if let Some((terms, rhs)) = ring_cut {
-                    problem.add_row(terms, rhs);
-                }
-                separation
-            }
-            None => cuts::Separation::default(),
-        };
-        // The root relaxation, cuts included: its bound is the first proven one, and a
-        // placement at it needs no further search.
-        let root = root(&problem);
-        (problem, separation, root)
-    };
-    let ((problem, separation, (lp, root_bound)), found) =
-        if threads > 1 && ingredients.cuts && ingredients.local_search {
-            std::thread::scope(|scope| {
-                cutting.store(true, Ordering::Relaxed);
-                let cuts = scope.spawn(|| {
-                    // Cleared however the separation ends, a panic included.
-                    let _done = ClearOnDrop(&cutting);
-                    aim(&base);
-                    let (problem, separation, (lp, bound)) = strengthen(base.clone());
-                    // The bound with the cuts becomes the local search's aim before it is told
-                    // that the cuts are done: a placement at that bound needs no more search.
-                    // Knight domination 10x10, whose bound with the cuts is its optimum (16):
-                    // 0.020 s against 0.053 s, when the search went on for its patience after.
-                    aim_at(bound);
-                    (problem, separation, (lp, bound))
-                });
-                let found = local(&base);
-                (cuts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), found)
-            })
-        } else {
-            if base.rows.len() <= FIRST_BOUND_ROWS {
-                aim(&base);
-            }
-            let found = local(&base);
-            (strengthen(base.clone()), found)
-        };
-    if let Some(error) = rejected {
-        return Err(error);
-    }
-    let root_bound = root_bound.unwrap_or(f64::NEG_INFINITY);
-    let found = match found.filter(|values| problem.satisfies(values)) {
-        Some(values) => {
-            let placement = model.placement(&values);
-            let value = check_placement(puzzle, &placement)?;
-            if reported != Some(value) {
-                emit(Event::Solution { value, solution: Solution::Placement(placement) });
-            }
-            Some((problem.cost_of(&values), value))
-        }
-        None => None,
-    };
-    let cuts = problem.rows.len() - model_rows;
-    let log = ingredients.certify.then(ProofLog::default);
-    let pseudocosts = strong::Pseudocosts::new(problem.n(), &symmetries);
-    Ok(Prepared {
-        model,
-        problem,
-        lp,
-        root_bound,
-        symmetries,
-        ingredients,
-        cuts,
-        separation,
-        model_rows,
-        found,
-        log,
-        pseudocosts,
-    })
+/// The local search still running when a tree starts ([`prepare_beside`]): the channel its
+/// placements are reported on, its thread, and how to stop it.
+struct Beside<'scope, 'a> {
+    channel: (mpsc::Sender<Message>, mpsc::Receiver<Message>),
+    local: LocalSearch<'scope>,
+    lookout: &'a Lookout,
 }
 
 /// Searches the tasks of `pool` on its threads (one per open bound of the pool), passing on
@@ -362,8 +171,22 @@ fn run_tree(
     puzzle: &PlacementPuzzle,
     prepared: &Prepared,
     pool: &Pool,
+    at: (Option<&SplitAt>, Option<Pace>),
+    merged: &mut Merged,
+    emit: &mut dyn FnMut(Event),
+) -> Result<(), Error> {
+    run_tree_beside(puzzle, prepared, pool, at, merged, None, emit)
+}
+
+/// [`run_tree`] with the local search still running `beside` it, if any: the last thread
+/// joins the tree once the local search is done, and the local search stops once the tree is.
+fn run_tree_beside(
+    puzzle: &PlacementPuzzle,
+    prepared: &Prepared,
+    pool: &Pool,
     (split, cubes): (Option<&SplitAt>, Option<Pace>),
     merged: &mut Merged,
+    beside: Option<Beside<'_, '_>>,
     emit: &mut dyn FnMut(Event),
 ) -> Result<(), Error> {
     let threads = merged.threads.len();
@@ -381,14 +204,32 @@ fn run_tree(
             .filter(|_| split.is_none() && prepared.ingredients.subtree_cuts)
             .map(|pace| pace.subtree_cuts),
     };
-    let (sender, receiver) = mpsc::channel();
+    let (sender, receiver, mut local, lookout) = match beside {
+        Some(Beside { channel: (sender, receiver), local, lookout }) => (sender, receiver, Some(local), Some(lookout)),
+        None => {
+            let (sender, receiver) = mpsc::channel();
+            (sender, receiver, None, None)
+        }
+    };
     let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|me| {
                 let worker = Worker::new(me, &cx, prepared.problem.clone(), prepared.lp.clone(), sender.clone());
-                std::thread::Builder::new()
-                    .name(format!("branch-and-bound-{me}"))
-                    .spawn_scoped(scope, move || worker.run())
+                let late = if me + 1 == threads { local.take() } else { None };
+                std::thread::Builder::new().name(format!("branch-and-bound-{me}")).spawn_scoped(scope, move || {
+                    if let Some(local) = late {
+                        // A placement the rules checker rejected stops the search.
+                        if let Err(error) = local.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)) {
+                            pool.stop();
+                            return Err(error);
+                        }
+                    }
+                    let searched = worker.run();
+                    if let Some(lookout) = lookout {
+                        lookout.stop();
+                    }
+                    searched
+                })
             })
             .collect();
         drop(sender);
@@ -402,6 +243,7 @@ fn run_tree(
                         emit(Event::Search(merged.total_with(pool)));
                     }
                 }
+                Message::Ready => {}
                 Message::Stats(me, stats) => {
                     merged.threads[me] = stats;
                     if merged.last_report.elapsed() >= REPORT_EVERY {
@@ -476,15 +318,6 @@ impl Pace {
         top_after: strong::TOP_AFTER,
         subtree_cuts: SubtreeCuts { gap: SUBTREE_CUTS_GAP, hand_over_every: HAND_OVER_EVERY },
     };
-}
-
-/// Clears its flag when dropped.
-struct ClearOnDrop<'a>(&'a AtomicBool);
-
-impl Drop for ClearOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.store(false, Ordering::Relaxed);
-    }
 }
 
 /// The statistics of all threads together, as the caller sees them.
@@ -580,41 +413,6 @@ impl Merged {
             incumbent: self.incumbent,
         }
     }
-}
-
-/// The relaxation of `problem` solved, and its bound (none unless the simplex ends optimal).
-fn root(problem: &Problem) -> (Lp, Option<f64>) {
-    let mut lp = problem.relaxation();
-    let bound = match lp.solve(f64::INFINITY) {
-        LpStatus::Optimal(_) => Some(problem.lagrangian(&lp.duals()).0),
-        _ => None,
-    };
-    (lp, bound)
-}
-
-/// Whether the tree branches on covering rows: when they are long, as a queen's or a rook's
-/// are (more than [`cuts::LONGEST_ROW`] candidates on average). Short rows, as a knight's or a
-/// king's, make the relaxation strong, and a branching on the most fractional variable then
-/// keeps the tree smaller. Measured (two threads, cuts at the root): knight domination 15x15,
-/// 6,745 nodes (6.3 s) on variables against 15,207 (11.1 s) on rows, and 16x16 3,195 (5.1 s)
-/// against 10,341 (12.6 s); queen domination 14x14, 24,749 nodes (12.7 s) on variables against
-/// 38,546 (10.4 s) on rows.
-fn branches_on_rows(problem: &Problem) -> bool {
-    let (rows, terms) = problem
-        .rows
-        .iter()
-        .filter(|row| row.covering)
-        .fold((0, 0), |(rows, terms), row| (rows + 1, terms + row.terms.len()));
-    rows > 0 && terms > cuts::LONGEST_ROW * rows
-}
-
-/// On one core, the most rows whose relaxation is solved before the local search starts (so
-/// that it can stop at the bound): knight domination 32x32 has 1,024.
-const FIRST_BOUND_ROWS: usize = 1_024;
-
-/// The local search's time before the tree: longer for larger boards, where it pays most.
-fn local_search_ms(n: usize) -> u64 {
-    (n as u64 * 2).clamp(20, 1000)
 }
 
 #[cfg(test)]

@@ -64,6 +64,8 @@ pub(super) enum Message {
     Event(Event),
     /// A thread's statistics so far.
     Stats(usize, SearchStats),
+    /// The cuts are in: the tree may start ([`super::prepare::prepare_beside`]).
+    Ready,
 }
 
 /// The queue and the open bounds, changed together under one lock.

@@ -475,11 +475,11 @@ mod tests {
     fn the_ring_cut_lifts_the_root_bound_below_the_optimum() {
         let (puzzle, model) = domination(11, "N");
         let mut problem = Problem::new(&model.model);
-        let plain = super::super::root(&problem).1.unwrap();
+        let plain = super::super::prepare::root(&problem).1.unwrap();
         let (ring, angle) = ring_of(&puzzle, &model);
         let (terms, rhs) = ring_cut(&problem, &ring, &|v| angle[v], std::time::Duration::from_secs(600)).unwrap();
         problem.add_row(terms, rhs);
-        let lifted = super::super::root(&problem).1.unwrap();
+        let lifted = super::super::prepare::root(&problem).1.unwrap();
         assert!(lifted > plain + 0.5, "the relaxation's bound {plain:.4}, with the ring cut {lifted:.4}");
         assert!(lifted <= 21.0 + 1e-9, "the ring cut's bound {lifted:.4} passes the optimum 21");
     }
