@@ -15,7 +15,7 @@ pub struct Ingredients {
     /// The local search for a first placement.
     pub local_search: bool,
     /// Branching on covering rows where they are long
-    /// ([`branches_on_rows`](super::branches_on_rows); otherwise on a fractional variable).
+    /// ([`branches_on_rows`](super::prepare::branches_on_rows); otherwise on a fractional variable).
     pub row_branching: bool,
     /// Zero-half cuts from the covering rows at the root ([`cuts`](super::cuts)).
     pub cuts: bool,

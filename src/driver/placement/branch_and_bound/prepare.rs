@@ -436,7 +436,7 @@ pub(super) fn prepare_beside<'scope, 'env>(
 /// 6,745 nodes (6.3 s) on variables against 15,207 (11.1 s) on rows, and 16x16 3,195 (5.1 s)
 /// against 10,341 (12.6 s); queen domination 14x14, 24,749 nodes (12.7 s) on variables against
 /// 38,546 (10.4 s) on rows.
-fn branches_on_rows(problem: &Problem) -> bool {
+pub(super) fn branches_on_rows(problem: &Problem) -> bool {
     let (rows, terms) = problem
         .rows
         .iter()
