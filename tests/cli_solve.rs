@@ -460,8 +460,9 @@ fn the_optimal_starts_are_listed_in_mirrored_pairs() {
 }
 
 /// Where stderr is not a terminal (here a pipe), the progress is a plain line every
-/// `--progress-every` seconds with the branch and bound's figures; `--progress-every 0` and
-/// `--quiet` write none, and an interval that is no number of seconds is refused.
+/// `--progress-every` seconds with the branch and bound's figures (before them, the best
+/// placement found); `--progress-every 0` and `--quiet` write none, and an interval that is
+/// no number of seconds is refused.
 #[test]
 fn a_log_gets_a_line_of_progress_now_and_then() {
     let board = ["domination", "--board", "20x20", "--pieces", "N"];
@@ -483,6 +484,16 @@ fn a_log_gets_a_line_of_progress_now_and_then() {
     }
     assert_eq!(progress_lines(&["--progress-every", "0"], seconds), Vec::<String>::new());
     assert_eq!(progress_lines(&["--progress-every", "0.25", "--quiet"], seconds), Vec::<String>::new());
+    // Before the tree's figures (a split of 20x20 spends its first seconds on the local
+    // search), a line tells the best placement found, not a stage it is past.
+    let out = std::env::temp_dir().join(format!("knights-sat-progress-{}", std::process::id()));
+    let puzzle = "puzzles/bench-domination/knights-20x20.toml";
+    let run =
+        knights_sat(&["split", puzzle, "--out", out.to_str().unwrap(), "--cubes", "2", "--progress-every", "0.25"]);
+    std::fs::remove_dir_all(&out).ok();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let first = run.stderr.lines().find(|l| l.starts_with("[00:")).expect("a line of progress");
+    assert!(first.contains("best "), "the first line names the best placement: {first}");
     for bad in ["-1", "nan", "inf", "1e9"] {
         let flag = format!("--progress-every={bad}");
         let run = knights_sat(&[&["solve", flag.as_str()], &board[..]].concat());

@@ -133,6 +133,9 @@ impl Progress {
                 self.bar.set_message(format!("searching an invariant that excludes the goal ({horizon} frames)"));
             }
             Event::Search(search) => self.bar.set_message(search_message(search)),
+            // Before a search reports its figures (a placement's local search and cuts, the
+            // first seconds of a large split), its placements say that it is under way.
+            Event::Solution { value, .. } => self.bar.set_message(format!("best {value} so far")),
             Event::Step(step) if step.query == Query::Goal && step.result == Answer::Unsat => {
                 self.refuted.set(Some(step.horizon));
             }
