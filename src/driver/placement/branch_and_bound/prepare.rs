@@ -274,19 +274,12 @@ pub(super) fn prepare_from(
     // Every placement the local search improves to is reported at once, so that a search
     // stopped early has an answer from the first milliseconds on.
     let mut reported: Option<usize> = None;
-    let mut rejected: Option<Error> = None;
     let model = &setup.model;
+    let mut checker = Checker { puzzle, problem: base, model, rejected: None };
     let mut report = |values: &[bool]| {
-        if rejected.is_some() || !base.satisfies(values) {
-            return;
-        }
-        let placement = model.placement(values);
-        match check_placement(puzzle, &placement) {
-            Ok(value) => {
-                reported = Some(value);
-                emit(Event::Solution { value, solution: Solution::Placement(placement) });
-            }
-            Err(why) => rejected = Some(why.into()),
+        if let Some((value, solution)) = checker.check(values) {
+            reported = Some(value);
+            emit(Event::Solution { value, solution });
         }
     };
     let look = setup.ingredients.local_search;
@@ -319,7 +312,7 @@ pub(super) fn prepare_from(
         let found = local(base);
         (setup.strengthen(puzzle, given, base.clone()), found)
     };
-    if let Some(error) = rejected {
+    if let Some(error) = checker.rejected {
         return Err(error);
     }
     let found = match found.filter(|values| problem.satisfies(values)) {
@@ -379,26 +372,18 @@ pub(super) fn prepare_beside<'scope, 'env>(
         let (problem, model, time, events) =
             (setup.base.clone(), setup.model.clone(), setup.local_time(), events.clone());
         scope.spawn(move || -> Result<(), Error> {
-            let mut rejected: Option<Error> = None;
+            let mut checker = Checker { puzzle, problem: &problem, model: &model, rejected: None };
             let mut report = |values: &[bool]| {
-                if rejected.is_some() || !problem.satisfies(values) {
-                    return;
-                }
-                let placement = model.placement(values);
-                match check_placement(puzzle, &placement) {
-                    Ok(value) => {
-                        let solution = Solution::Placement(placement);
-                        let _ = pool.improve(problem.cost_of(values), || {
-                            let _ = events.send(Message::Event(Event::Solution { value, solution }));
-                            Ok(())
-                        });
-                    }
-                    Err(why) => rejected = Some(why.into()),
+                if let Some((value, solution)) = checker.check(values) {
+                    let _ = pool.improve(problem.cost_of(values), || {
+                        let _ = events.send(Message::Event(Event::Solution { value, solution }));
+                        Ok(())
+                    });
                 }
             };
             let seed = (time, local_search::FIRST_SEED);
             local_search::improve(&problem, seed, &lookout.target, &lookout.cutting, &mut report);
-            rejected.map_or(Ok(()), Err)
+            checker.rejected.map_or(Ok(()), Err)
         })
     };
     let strengthened = std::thread::scope(|inner| {
@@ -453,6 +438,32 @@ pub(super) fn root(problem: &Problem) -> (Lp, Option<f64>) {
         _ => None,
     };
     (lp, bound)
+}
+
+/// The local search's placements on their way out: each must satisfy the program's rows and
+/// pass the rules checker; the first the checker rejects (a bug) is kept, and ends the reports.
+struct Checker<'a> {
+    puzzle: &'a PlacementPuzzle,
+    problem: &'a Problem,
+    model: &'a PlacementModel,
+    rejected: Option<Error>,
+}
+
+impl Checker<'_> {
+    /// The value and the placement of `values`, if they are to be reported.
+    fn check(&mut self, values: &[bool]) -> Option<(usize, Solution)> {
+        if self.rejected.is_some() || !self.problem.satisfies(values) {
+            return None;
+        }
+        let placement = self.model.placement(values);
+        match check_placement(self.puzzle, &placement) {
+            Ok(value) => Some((value, Solution::Placement(placement))),
+            Err(why) => {
+                self.rejected = Some(why.into());
+                None
+            }
+        }
+    }
 }
 
 /// Clears its flag when dropped.
