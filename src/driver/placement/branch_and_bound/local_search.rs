@@ -9,9 +9,10 @@
 //! only ever returns assignments that satisfy every row.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::problem::Problem;
+use super::thread_clock::ThreadClock;
 
 /// The seed of the search's first local search.
 pub(super) const FIRST_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -45,7 +46,10 @@ struct State<'a> {
 /// long as `more` is set, if any satisfies every row. The search stops early at cost `target`
 /// (a proven bound: nothing cheaper exists; [`NO_TARGET`] until one is known, as another
 /// thread may set it meanwhile), and, once `more` is clear, when a quarter of its time has
-/// passed since its last improvement.
+/// passed since its last improvement. Its time is its thread's processor time
+/// ([`ThreadClock`]): on a loaded machine it searches as far as on an idle one. Knight
+/// domination 16x16 beside a busy loop, on the wall clock: 5 runs of 7 stopped at 42 (optimum
+/// 40), and the tree then took 9 to 13 s to find 40 and prove it, instead of 0.4 s.
 pub(super) fn improve(
     problem: &Problem,
     (time, seed): (Duration, u64),
@@ -72,15 +76,20 @@ pub(super) fn improve(
         state.refresh(r);
     }
     state.greedy();
-    let started = Instant::now();
+    let clock = ThreadClock::new();
+    let started = clock.now();
     let mut best: Option<(i64, Vec<bool>)> = None;
     let mut idle = 0u64;
     let mut rounds = 0u64;
     let mut improved = started;
     let patience = time / 4;
     // Time runs on while `more` is set (the cuts are still being separated on the other core).
-    let running =
-        |improved: Instant| more.load(Ordering::Relaxed) || (started.elapsed() < time && improved.elapsed() < patience);
+    let running = |improved: Duration| {
+        more.load(Ordering::Relaxed) || {
+            let now = clock.now();
+            now.saturating_sub(started) < time && now.saturating_sub(improved) < patience
+        }
+    };
     // The best cost found may meet a target that was set after it was found.
     let reached = |best: &Option<(i64, Vec<bool>)>| {
         let target = target.load(Ordering::Relaxed);
@@ -94,7 +103,7 @@ pub(super) fn improve(
                 best = Some((state.cost, state.x.clone()));
                 on_better(&state.x);
                 idle = 0;
-                improved = Instant::now();
+                improved = clock.now();
                 if state.cost <= target.load(Ordering::Relaxed) {
                     break;
                 }

@@ -37,6 +37,7 @@ mod problem;
 mod proof_log;
 mod ring;
 mod strong;
+mod thread_clock;
 mod tree;
 mod tree_proof;
 
