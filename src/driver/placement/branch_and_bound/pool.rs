@@ -36,6 +36,10 @@ pub(super) struct Task {
     /// The subtree's share of the tree: the root's is 1, and each branching divides its
     /// node's share equally among its children ([`SearchStats::done`]).
     pub share: f64,
+    /// The branchings from the root to the node (for the rest of a branching, to the node
+    /// that branched): a split's passes, which start from the root, keep the nodes at their
+    /// depth whichever thread reaches them. A cube read back counts from itself.
+    pub depth: usize,
 }
 
 impl Task {

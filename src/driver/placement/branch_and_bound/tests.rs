@@ -207,6 +207,34 @@ fn restarts_keep_the_optimum(all: Ingredients, pace: Pace) -> u64 {
     subtree_cuts
 }
 
+/// A split's passes on several threads keep exactly the nodes at their depth, whichever
+/// thread reaches them: without symmetries every branching on a variable adds one decision
+/// to the path (a piece placed, or the square emptied), so a node handed to another thread
+/// and counted a level too shallow (or deep) shows as a cube with a path of another length.
+#[test]
+fn a_split_on_several_threads_keeps_the_nodes_at_its_depth() {
+    let ingredients = Ingredients { symmetry: false, cuts: false, strong_branching: false, ..Ingredients::default() };
+    for (n, wanted) in [(11, 40), (12, 100)] {
+        let puzzle = domination(n, "N");
+        for threads in [1, 3] {
+            let context = format!("knights {n}x{n} on {threads} threads");
+            let started = std::time::Instant::now();
+            let prepared = super::prepare(&puzzle, ingredients, threads, true, None, &mut |_| {}).unwrap();
+            let found = prepared.found.map(|found| found.0);
+            let open =
+                super::cubes::open_nodes(&puzzle, &prepared, (found, threads), wanted, started, &mut |_| {}).unwrap();
+            assert!(!open.tasks.is_empty(), "{context}: the passes closed the tree");
+            for task in &open.tasks {
+                assert_eq!(task.path.len(), open.depth, "{context}: a cube off its depth, {:?}", task.path);
+                assert_eq!(task.depth, open.depth, "{context}");
+            }
+            if threads > 1 {
+                assert!(open.stats.subtrees_shared > 0, "{context}: no subtree was handed over");
+            }
+        }
+    }
+}
+
 /// A search that starts again from its open nodes after 10 nodes.
 const QUICK_RESTART: Pace = Pace { restart_nodes: 10, ..Pace::DEFAULT };
 

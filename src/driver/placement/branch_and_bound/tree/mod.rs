@@ -144,6 +144,8 @@ pub(super) struct Worker<'a> {
     /// The bound of the task being searched, and the least open bound last published.
     task_bound: f64,
     published: f64,
+    /// The branchings from the root to the task's node ([`Task::depth`]).
+    task_depth: usize,
     stats: SearchStats,
     /// The nodes searched before the task in progress.
     task_nodes: u64,
@@ -175,6 +177,7 @@ impl<'a> Worker<'a> {
             share: 0.0,
             task_bound: f64::NEG_INFINITY,
             published: f64::NEG_INFINITY,
+            task_depth: 0,
             stats: SearchStats { symmetries: cx.symmetries.len(), ..SearchStats::default() },
             task_nodes: 0,
             next_hand_over: 0,
@@ -203,6 +206,7 @@ impl<'a> Worker<'a> {
     /// Searches one subtree: replays its decisions, then the tree below.
     fn search(&mut self, task: Task) -> Result<(), Error> {
         self.task_bound = task.bound;
+        self.task_depth = task.depth;
         self.share = task.share;
         self.task_nodes = self.stats.nodes;
         self.next_hand_over = self.cx.subtree_cuts.map_or(u64::MAX, |cuts| cuts.hand_over_every);
@@ -355,7 +359,11 @@ impl<'a> Worker<'a> {
     /// Hands the remaining children of the shallowest branching to the pool: the node with
     /// the orbit of the candidate being searched emptied as well.
     fn give_away(&mut self) {
-        let Some(frame) = self.frames.iter_mut().find(|f| f.has_more()) else { return };
+        let Some(level) = self.frames.iter().position(Frame::has_more) else { return };
+        // The rest of a branching starts at the node that branched; a single candidate's
+        // second child is a node of its own, one deeper.
+        let depth = self.task_depth + level + usize::from(self.frames[level].branching.single);
+        let frame = &mut self.frames[level];
         let mut zeros = self.decided_zero[..frame.zeros].to_vec();
         let orbit = self.cx.symmetries.orbit(frame.branching.candidates[frame.child], &frame.branching.subgroup);
         let mut path = self.path[..frame.path].to_vec();
@@ -381,6 +389,7 @@ impl<'a> Worker<'a> {
             rest,
             bound: frame.bound,
             share: frame.share_from(frame.child + 1),
+            depth,
         };
         self.cx.pool.give(task);
     }
@@ -408,6 +417,7 @@ impl<'a> Worker<'a> {
             rest: None,
             bound,
             share: self.share,
+            depth: self.task_depth + self.frames.len(),
         }
     }
 
@@ -498,7 +508,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if let Some(split) = self.cx.split.filter(|split| self.frames.len() >= split.depth) {
+        if let Some(split) = self.cx.split.filter(|split| self.task_depth + self.frames.len() >= split.depth) {
             let cube = self.here(bound);
             split.cubes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(cube);
             return Ok(());
