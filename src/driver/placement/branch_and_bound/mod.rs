@@ -273,11 +273,16 @@ fn run_tree_beside(
 const CUBES: usize = 256;
 
 /// The nodes a search from the root that branches on variables may take before it starts
-/// again from its open nodes at a shallow depth: more than knight domination 16x16 takes whole
-/// (3,195), for which the split measured slower (two threads: 2.9 s against 0.7 s). Searches
-/// that branch on covering rows do not start again: queen domination 14x14 took 11.0 s with
-/// the restart against 5.7 s without.
-const RESTART_NODES: u64 = 30_000;
+/// again from its open nodes at a shallow depth: more than knight domination 15x15 and 16x16
+/// take whole (1,248 to 1,732 and 394, two threads), for which the split measured slower (16x16
+/// when it took 3,195: 2.9 s against 0.7 s). Knight domination 17x17 (two threads, three runs
+/// each): 19.6 to 23.8 s and 28,771 to 32,094 nodes, against 29.1 to 35.6 s and 55,353 to
+/// 58,102 with 30,000 (the cubes take about 25,000 nodes either way: the first tree's were
+/// lost); 18x18 (one run): 1.15 million nodes and 63.6 million pivots in 746 s, where 30,000
+/// had taken 1.19 million and 65 million in 674 s on another day. Searches that branch on
+/// covering rows do not start again: queen domination 14x14 took 11.0 s with the restart
+/// against 5.7 s without.
+const RESTART_NODES: u64 = 5_000;
 
 /// A task separates cuts of its own ([`cuts::for_subtree`]) when its bound lies at
 /// least this far below the cutoff: its tree must climb that far, and is large enough to pay
