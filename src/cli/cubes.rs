@@ -12,6 +12,7 @@ use knights_sat::encodings::puzzle;
 use knights_sat::family;
 
 use super::args::{CubeArgs, SplitArgs};
+use super::cube_threads::CubeThreads;
 use super::progress::{count, Group, Progress, Shown};
 use super::{CliError, Exit};
 
@@ -59,7 +60,8 @@ pub fn split(args: SplitArgs) -> Result<Exit, CliError> {
     Ok(Exit::Solved)
 }
 
-/// Searches the cubes asked for, one thread each when several, and reports each.
+/// Searches the cubes asked for, one thread each when several (the threads of the cubes
+/// done join the last ones: [`CubeThreads`]), and reports each.
 pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     let open = JobDir::at(&args.dir).open()?;
     let job = &open.job;
@@ -91,43 +93,74 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     let unit = family::of(&open.puzzle).step_unit();
     let group = Group::new(Shown::new(args.quiet, args.lines.progress_every)?);
     let finished = AtomicUsize::new(0);
-    // Searches cube `id` on `threads` threads, its progress drawn in the group.
-    let search = |id: usize, threads: usize| {
+    // Searches cube `id` on `threads` threads until `flag`, its progress drawn in the group
+    // (`again`: from its start); a search stopped only to go on with more threads says so.
+    let search = |id: usize, threads: usize, flag: &Arc<AtomicBool>, again: bool| {
         let progress = group.progress(&format!("cube {id}"), unit);
-        let run = cubes::solve_cube_in(&open, id, threads, (args.again, Some(&stop)), &mut |event: &Event| {
-            progress.observe(event)
-        });
+        let run =
+            cubes::solve_cube_in(&open, id, threads, (again, Some(flag)), &mut |event: &Event| progress.observe(event));
         progress.finish();
         if let Ok(CubeRun::Searched(_) | CubeRun::Done(_)) = &run {
             finished.fetch_add(1, Ordering::Relaxed);
         }
+        let handed = flag.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst);
         if let (Ok(run), false) = (&run, args.quiet) {
-            group.println(&line(run, job.cubes, horizons));
+            match run {
+                CubeRun::Stopped(progress) if handed => group.println(&format!(
+                    "cube {id} of {}: goes on from {} on more threads, after {:.2} s",
+                    job.cubes,
+                    count(progress.open.len(), "open node"),
+                    progress.seconds
+                )),
+                run => group.println(&line(run, job.cubes, horizons)),
+            }
         }
         run
     };
     // Stopped: a cube kept its open nodes, or cubes asked for were never started.
     let ended = || if finished.load(Ordering::Relaxed) < ids.len() { Exit::Unknown } else { Exit::Solved };
     if ids.len() == 1 {
-        search(ids[0], threads)?;
+        search(ids[0], threads, &stop, args.again)?;
         return Ok(ended());
     }
-    // Several cubes: each thread takes the next one.
+    // Several cubes: each thread takes the next one, and once none is left to start, joins
+    // one still running.
+    let workers = threads.min(ids.len());
+    let shared = CubeThreads::new(workers, Arc::clone(&stop), !horizons && !job.certify);
     let next = AtomicUsize::new(0);
     let failure: Mutex<Option<CliError>> = Mutex::new(None);
+    let failed = |error: CliError| {
+        if let Ok(mut slot) = failure.lock() {
+            slot.get_or_insert(error);
+        }
+    };
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(ids.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&id) = ids.get(i) else { break };
-                if failure.lock().map_or(true, |f| f.is_some()) || stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                match search(id, 1) {
-                    Ok(_) => {}
-                    Err(error) => {
-                        if let Ok(mut slot) = failure.lock() {
-                            slot.get_or_insert(error.into());
+        scope.spawn(|| shared.watch_stop());
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let _handed_over_at_the_end = shared.worker();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&id) = ids.get(i) else { break };
+                    if failure.lock().map_or(true, |f| f.is_some()) || shared.stopped() {
+                        break;
+                    }
+                    let (mut threads, mut again) = (1, args.again);
+                    loop {
+                        let flag = shared.start(threads);
+                        let run = search(id, threads, &flag, again);
+                        shared.end(&flag);
+                        match run {
+                            // Stopped for a thread handed to it: on from its open nodes.
+                            Ok(CubeRun::Stopped(_)) if !shared.stopped() => {
+                                threads += shared.take_spare();
+                                again = false;
+                            }
+                            Ok(_) => break,
+                            Err(error) => {
+                                failed(error.into());
+                                break;
+                            }
                         }
                     }
                 }

@@ -6,6 +6,7 @@
 
 mod args;
 mod bench;
+mod cube_threads;
 mod cubes;
 mod error;
 mod export;

@@ -183,7 +183,7 @@ pub enum CubeRun {
 /// returns the error.
 ///
 /// A placement's cube whose searches were stopped before goes on from the nodes they left
-/// open (unless `again`). Once `stop` is set, the search of a placement's cube of a job that is
+/// open (unless `again`), even beside an earlier result (their search was started again). Once `stop` is set, the search of a placement's cube of a job that is
 /// not certified stops at its next nodes and writes those it left open
 /// ([`CubeProgress`]); other searches do not watch it.
 pub fn solve_cube_in(
@@ -204,7 +204,11 @@ pub fn solve_cube_in(
     }
     if !again {
         if let Some(result) = jobs.result(id)?.filter(|r| r.job == job.id && r.error.is_none()) {
-            return Ok(CubeRun::Done(result));
+            // Beside a result, a stopped search's record is that of a search started again
+            // (`again`) and stopped part way: it goes on.
+            if jobs.progress(id).ok().flatten().is_none_or(|p| p.job != job.id) {
+                return Ok(CubeRun::Done(result));
+            }
         }
     }
     let started = Instant::now();
