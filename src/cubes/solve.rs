@@ -183,9 +183,10 @@ pub enum CubeRun {
 /// returns the error.
 ///
 /// A placement's cube whose searches were stopped before goes on from the nodes they left
-/// open (unless `again`), even beside an earlier result (their search was started again). Once `stop` is set, the search of a placement's cube of a job that is
-/// not certified stops at its next nodes and writes those it left open
-/// ([`CubeProgress`]); other searches do not watch it.
+/// open (unless `again`), even beside an earlier result (their search was started again).
+/// Once `stop` is set, the search of a placement's cube of a job that is not certified stops
+/// at its next nodes and writes those it left open ([`CubeProgress`]); other searches do not
+/// watch it.
 pub fn solve_cube_in(
     open: &OpenJob,
     id: usize,
