@@ -85,7 +85,10 @@ pub fn cube(args: CubeArgs) -> Result<Exit, CliError> {
     } else if args.ids.is_empty() {
         return Err(CliError::Usage("name the cubes to search (their indices), give --all or --sample K".into()));
     } else {
-        args.ids.clone()
+        // A cube named twice is searched once: two searches of one cube at a time would race
+        // for its files.
+        let mut named = std::collections::HashSet::new();
+        args.ids.iter().copied().filter(|id| named.insert(*id)).collect()
     };
     let threads = threads(args.threads)?;
     let horizons = open.puzzle.placement().is_none();

@@ -277,6 +277,10 @@ fn a_thread_with_no_cube_left_joins_a_cube_still_running() {
         }
     }
     assert!(went_on, "the heavy cube never went on with the light cube's thread");
+    // A cube named twice is searched once.
+    let run = knights_sat(&["cube", path, &heavy, &heavy, "--again", "--threads", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().filter(|l| l.contains(" searched in ")).count(), 1, "{}", run.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
