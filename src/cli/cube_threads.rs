@@ -9,10 +9,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// How often a stop from outside is passed on to the cubes' searches.
-const POLL: Duration = Duration::from_millis(50);
+use super::stop::POLL;
 
 /// The cubes being searched, and the threads whose cubes are done.
 pub(super) struct CubeThreads {

@@ -10,7 +10,7 @@ use std::time::Duration;
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// How often the flag handed to the searches is brought in step with [`STOP`].
-const POLL: Duration = Duration::from_millis(50);
+pub(super) const POLL: Duration = Duration::from_millis(50);
 
 /// The exit code of a process ended by a second signal (as a shell reports SIGINT).
 const SECOND_SIGNAL: i32 = 130;

@@ -16,9 +16,16 @@ fn split_guarini(name: &str) -> std::path::PathBuf {
 
 /// Knight domination of 14x14 split into at least 12 cubes, in the scratch directory `name`.
 pub(super) fn split_knights_14x14(name: &str) -> std::path::PathBuf {
+    split_knights("14x14", name, "12")
+}
+
+/// Knight domination of `board` split into at least `cubes` cubes, in the scratch directory
+/// `name`.
+fn split_knights(board: &str, name: &str, cubes: &str) -> std::path::PathBuf {
     let dir = scratch(name);
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/bench-domination/knights-14x14.toml", "--out", path, "--cubes", "12"]);
+    let puzzle = format!("puzzles/bench-domination/knights-{board}.toml");
+    let run = knights_sat(&["split", &puzzle, "--out", path, "--cubes", cubes]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     dir
 }
@@ -245,10 +252,8 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
 /// cube's thread back long enough may let the heavy one end first.)
 #[test]
 fn a_thread_with_no_cube_left_joins_a_cube_still_running() {
-    let dir = scratch("knights-15x15-join");
+    let dir = split_knights("15x15", "knights-15x15-join", "8");
     let path = dir.to_str().unwrap();
-    let run = knights_sat(&["split", "puzzles/bench-domination/knights-15x15.toml", "--out", path, "--cubes", "8"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let run = knights_sat(&["cube", path, "--all", "--threads", "1"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.stderr.contains("on more threads"), "one thread has none to hand over: {}", run.stderr);
