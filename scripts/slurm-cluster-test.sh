@@ -112,24 +112,27 @@ wait_for() {
 }
 
 # Submit the array, and kill a task whose cube is being searched: a running task with no
-# result yet. If every cube finished before its kill landed, the array is submitted again
-# (after the results are cleared) until one kill lands mid-run.
+# result yet. A cube can take well under a tenth of a second, so the task is first frozen
+# (SIGSTOP to its process, which cannot then write its result) and only then killed through
+# Slurm; a task caught after its result was written is let go on. If every cube finished
+# before one was caught, the array is submitted again (after the results are cleared).
 killed=""
 for attempt in 1 2 3 4 5; do
     rm -f "$jobs"/results/*
     job=$(sbatch --parsable "$jobs/run.sbatch")
     say "submitted job array $job ($cubes cubes, attempt $attempt)"
     while [ -n "$(squeue -h -j "$job" 2>/dev/null)" ]; do
-        for task in $(squeue -h -j "$job" -t RUNNING -r -o '%K' 2>/dev/null); do
-            pid=$(pgrep -f "cube $jobs $task( |\$)" | head -n 1 || true)
-            if [ -n "$pid" ] && [ ! -e "$jobs/results/cube-$task.json" ]; then
-                scancel --signal=KILL "${job}_${task}"
-                sleep 0.5
-                if [ ! -e "$jobs/results/cube-$task.json" ]; then
-                    killed=$task
-                    break 2
-                fi
+        for pid in $(pgrep -f "cube $jobs [0-9]+( |\$)" || true); do
+            task=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | awk -v dir="$jobs" '{ for (i = 1; i < NF; i++) if ($i == dir) { print $(i + 1); exit } }' || true)
+            [ -n "$task" ] || continue
+            kill -STOP "$pid" 2>/dev/null || continue
+            if [ -e "$jobs/results/cube-$task.json" ]; then
+                kill -CONT "$pid" 2>/dev/null || true
+                continue
             fi
+            scancel --signal=KILL "${job}_${task}"
+            killed=$task
+            break 2
         done
         sleep 0.02
     done
