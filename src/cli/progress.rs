@@ -215,6 +215,15 @@ impl Group {
 /// the tree closed and the subtrees still open.
 fn search_message(search: &SearchStats) -> String {
     let or_dash = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
+    if let Some(depth) = search.split_depth {
+        return format!(
+            "branch and bound: {} nodes, bound {}, best {}, splitting the tree at depth {depth} ({} of this pass closed)",
+            search.nodes,
+            or_dash(search.bound),
+            or_dash(search.incumbent),
+            percent(search.done),
+        );
+    }
     format!(
         "branch and bound: {} nodes, bound {}, best {}, {} of the tree closed, {} open",
         search.nodes,

@@ -149,6 +149,9 @@ pub struct SearchStats {
     pub bound: Option<usize>,
     /// The objective of the best placement found.
     pub incumbent: Option<usize>,
+    /// While a pass searches the tree again from the root to split it into cubes, the depth it
+    /// splits at; `done` is then that pass's closed share (`None` otherwise).
+    pub split_depth: Option<usize>,
 }
 
 /// Something a running search reports.

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::Report;
-use crate::driver::{Outcome, Query, Strategy};
+use crate::driver::{Outcome, Query, SearchStats, Strategy};
 use crate::family;
 use crate::solver::Answer;
 
@@ -75,7 +75,7 @@ fn search_table(outcome: &Outcome) -> String {
             s.lex_fixings.to_string(),
             or_dash(s.bound),
             or_dash(s.incumbent),
-            percent(s.done),
+            closed(s),
             s.open_subtrees.to_string(),
         ];
         if threaded {
@@ -94,7 +94,22 @@ fn search_table(outcome: &Outcome) -> String {
     let (symmetries, cuts, in_cubes) =
         outcome.search.last().map_or((0, 0, 0), |s| (s.symmetries, s.cuts, s.subtree_cuts));
     let in_cubes = if in_cubes > 0 { format!("; cuts at the tops of cubes: {in_cubes}") } else { String::new() };
-    format!("{}\nsymmetries used: {symmetries}; cuts at the root: {cuts}{in_cubes}", lines.join("\n"))
+    let passes = if outcome.search.iter().any(|s| s.split_depth.is_some()) {
+        "\n(split dN: a pass that searches the tree again from the root to split it at depth N; \
+         its share closed is that pass's)"
+    } else {
+        ""
+    };
+    format!("{}\nsymmetries used: {symmetries}; cuts at the root: {cuts}{in_cubes}{passes}", lines.join("\n"))
+}
+
+/// The share of the tree closed; during a pass that splits the tree, that pass's share and its
+/// depth.
+fn closed(s: &SearchStats) -> String {
+    match s.split_depth {
+        Some(depth) => format!("{} (split d{depth})", percent(s.done)),
+        None => percent(s.done),
+    }
 }
 
 /// Several horizons at once: each thread's calls and seconds (nothing on one thread).

@@ -142,7 +142,8 @@ pub fn split(
     let prepared = prepare(puzzle, ingredients, threads.max(1), true, None, emit)?;
     let problem = &prepared.problem;
     let found = prepared.found.map(|found| found.0);
-    let open = open_nodes(puzzle, &prepared, (found, threads.max(1)), wanted, started, emit)?;
+    let open =
+        open_nodes(puzzle, &prepared, (found, threads.max(1)), wanted, (started, &SearchStats::default()), emit)?;
     if open.tasks.is_empty() {
         report_closed(open.best, problem.maximise, emit);
     }
@@ -168,7 +169,7 @@ pub(super) struct OpenNodes {
     pub depth: usize,
     /// The best placement's cost after the passes.
     pub best: Option<i64>,
-    /// The last pass's work.
+    /// The work so far: what was searched before the passes, and the passes.
     pub stats: SearchStats,
 }
 
@@ -178,18 +179,20 @@ pub(super) struct OpenNodes {
 /// domination 17x17 on two threads: about 2 s where one thread took 3 s), and keeps the open nodes
 /// at the first depth that has at least `wanted` of them, or whose count grew less than a
 /// fifth over the depth before (a narrow tree, which deeper passes would mostly search whole),
-/// or where the tree closes.
+/// or where the tree closes. Its progress counts on from `before`, the work before it, and
+/// names the depth each pass splits at.
 pub(super) fn open_nodes(
     puzzle: &PlacementPuzzle,
     prepared: &Prepared,
     (mut best, threads): (Option<i64>, usize),
     wanted: usize,
-    started: Instant,
+    (started, before): (Instant, &SearchStats),
     emit: &mut dyn FnMut(Event),
 ) -> Result<OpenNodes, Error> {
     let problem = &prepared.problem;
     best = search_longer(puzzle, prepared, (best, threads), emit)?;
-    let mut before = 0;
+    let mut so_far = before.clone();
+    let mut cubes_before = 0;
     for depth in 1..=MAX_DEPTH {
         let pool = Pool::new(threads, Task::root(prepared.root_bound), problem.step, problem.maximise, false);
         if let Some(cost) = best {
@@ -201,23 +204,27 @@ pub(super) fn open_nodes(
             log.take();
         }
         let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
+        merged.before = so_far.clone();
         merged.incumbent = best.map(|cost| super::pool::value_of(cost, problem.maximise));
         // The pool counts a kept node as searched: its bounds prove nothing here, and the
-        // pass's progress reports none.
+        // pass's progress reports the bound proved before it, with the counts of the work so
+        // far and the share the pass closed.
+        let split_depth = Some(depth);
         run_tree(puzzle, prepared, &pool, (Some(&at), None), &mut merged, &mut |event| match event {
             Event::Bound(_) | Event::Infeasible(_) => {}
-            Event::Search(stats) => emit(Event::Search(SearchStats { bound: None, ..stats })),
+            Event::Search(stats) => emit(Event::Search(SearchStats { bound: before.bound, split_depth, ..stats })),
             event => emit(event),
         })?;
+        so_far = SearchStats { bound: before.bound, done: before.done, ..merged.total() };
         best = pool.best();
         let mut tasks = at.cubes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         // In the order of their decisions, whichever thread reached them first.
         tasks.sort_by(|a, b| a.path.cmp(&b.path));
-        let stalled = depth > 2 && tasks.len() * 5 < before * 6;
+        let stalled = depth > 2 && tasks.len() * 5 < cubes_before * 6;
         if tasks.len() >= wanted || tasks.is_empty() || stalled || depth == MAX_DEPTH {
-            return Ok(OpenNodes { tasks, depth, best, stats: merged.total() });
+            return Ok(OpenNodes { tasks, depth, best, stats: so_far });
         }
-        before = tasks.len();
+        cubes_before = tasks.len();
     }
     unreachable!("the last depth returns")
 }

@@ -136,8 +136,9 @@ fn search_on(
         }
         return Ok(());
     }
-    let open = cubes::open_nodes(puzzle, prepared, (pool.best(), threads), CUBES, started, emit)?;
-    merged.restart(open.stats.nodes, &open.tasks);
+    let so_far = merged.total_with(pool);
+    let open = cubes::open_nodes(puzzle, prepared, (pool.best(), threads), CUBES, (started, &so_far), emit)?;
+    merged.restart(&open.stats, &open.tasks);
     merged.incumbent = open.best.map(|cost| pool::value_of(cost, problem.maximise));
     if open.tasks.is_empty() {
         cubes::report_closed(open.best, problem.maximise, emit);
@@ -335,8 +336,9 @@ struct Merged {
     cuts: usize,
     bound: Option<usize>,
     incumbent: Option<usize>,
-    /// Nodes searched before the threads started (by the passes that split the tree).
-    before: u64,
+    /// The work of the searches before the threads started (a tree stopped at its budget, the
+    /// passes that split it), which the totals add to the threads' own.
+    before: SearchStats,
     /// The pool's open subtrees when last asked.
     open_subtrees: u64,
     /// The share of the tree closed before the threads started: what the passes that split
@@ -354,7 +356,7 @@ impl Merged {
             cuts,
             bound: None,
             incumbent: None,
-            before: 0,
+            before: SearchStats::default(),
             open_subtrees: 0,
             done_before: 0.0,
         }
@@ -368,15 +370,11 @@ impl Merged {
         }
     }
 
-    /// The nodes searched so far.
-    fn nodes(&self) -> u64 {
-        self.before + self.threads.iter().map(|s| s.nodes).sum::<u64>()
-    }
-
-    /// The threads start again (their counts from zero) on `open` subtrees, after `passes`
-    /// nodes of splitting. The subtrees the stopped search left open are closed or among them.
-    fn restart(&mut self, passes: u64, open: &[Task]) {
-        self.before = self.nodes() + passes;
+    /// The threads start again (their counts from zero) on `open` subtrees, after the work
+    /// `so_far` (of the stopped search and the passes that split it). The subtrees the stopped
+    /// search left open are closed or among them.
+    fn restart(&mut self, so_far: &SearchStats, open: &[Task]) {
+        self.before = so_far.clone();
         self.open_subtrees = open.len() as u64;
         self.done_before = 1.0 - open.iter().map(|task| task.share).sum::<f64>();
         for thread in &mut self.threads {
@@ -393,10 +391,10 @@ impl Merged {
     /// The sums over the threads, with each thread's nodes.
     fn total(&mut self) -> SearchStats {
         self.last_report = Instant::now();
-        let sum = |f: fn(&SearchStats) -> u64| self.threads.iter().map(f).sum();
+        let sum = |f: fn(&SearchStats) -> u64| f(&self.before) + self.threads.iter().map(f).sum::<u64>();
         SearchStats {
             seconds: self.started.elapsed().as_secs_f64(),
-            nodes: self.before + sum(|s| s.nodes),
+            nodes: sum(|s| s.nodes),
             lp_solves: sum(|s| s.lp_solves),
             pivots: sum(|s| s.pivots),
             fixed_by_reduced_cost: sum(|s| s.fixed_by_reduced_cost),
@@ -417,6 +415,7 @@ impl Merged {
             cuts: self.cuts,
             bound: self.bound,
             incumbent: self.incumbent,
+            split_depth: None,
         }
     }
 }

@@ -44,7 +44,7 @@ fn a_restart_counts_its_own_open_subtrees() {
     let stopped = Pool::with_tasks(1, vec![Task::default(), Task::default()], 1, false, false);
     let mut merged = Merged::new(1, std::time::Instant::now(), 0, 0);
     assert_eq!(merged.total_with(&stopped).open_subtrees, 2);
-    merged.restart(5, &[]);
+    merged.restart(&SearchStats { nodes: 5, ..SearchStats::default() }, &[]);
     assert_eq!(merged.total().open_subtrees, 0);
 }
 
@@ -78,6 +78,11 @@ fn run(
                 "{letter} {n}x{n}: bound {:?} after {highest:?}",
                 stats.bound
             );
+            // The counts of the work only grow, through the passes that split a tree and the
+            // search started again from its open nodes too.
+            let counts = |s: &SearchStats| [s.nodes, s.lp_solves, s.pivots, s.fixed_by_reduced_cost];
+            let (before, now) = (counts(&last), counts(&stats));
+            assert!(before.iter().zip(&now).all(|(b, n)| n >= b), "{letter} {n}x{n}: counts {now:?} after {before:?}");
             last = SearchStats { bound: highest, ..stats };
         }
         _ => {}
@@ -221,8 +226,15 @@ fn a_split_on_several_threads_keeps_the_nodes_at_its_depth() {
             let started = std::time::Instant::now();
             let prepared = super::prepare(&puzzle, ingredients, threads, true, None, &mut |_| {}).unwrap();
             let found = prepared.found.map(|found| found.0);
-            let open =
-                super::cubes::open_nodes(&puzzle, &prepared, (found, threads), wanted, started, &mut |_| {}).unwrap();
+            let open = super::cubes::open_nodes(
+                &puzzle,
+                &prepared,
+                (found, threads),
+                wanted,
+                (started, &SearchStats::default()),
+                &mut |_| {},
+            )
+            .unwrap();
             assert!(!open.tasks.is_empty(), "{context}: the passes closed the tree");
             for task in &open.tasks {
                 assert_eq!(task.path.len(), open.depth, "{context}: a cube off its depth, {:?}", task.path);
@@ -232,6 +244,27 @@ fn a_split_on_several_threads_keeps_the_nodes_at_its_depth() {
                 assert!(open.stats.subtrees_shared > 0, "{context}: no subtree was handed over");
             }
         }
+    }
+}
+
+/// A search started again from its open nodes reports each pass that splits its tree, with
+/// the depth it splits at, one depth after another, and then the search from the open nodes;
+/// [`run`] checks on the same searches that the counts of the work only grow throughout.
+#[test]
+fn the_passes_that_split_a_tree_report_their_depth() {
+    for threads in [1, 2] {
+        let mut depths = Vec::new();
+        let ingredients = Ingredients { strong_branching: false, ..Ingredients::default() };
+        search(&domination(12, "N"), ingredients, threads, QUICK_RESTART, &mut |event| {
+            if let Event::Search(stats) = event {
+                depths.push(stats.split_depth);
+            }
+        })
+        .unwrap();
+        let passes: Vec<usize> = depths.iter().flatten().copied().collect();
+        assert!(!passes.is_empty(), "{threads} threads: no pass reported: {depths:?}");
+        assert!(passes.windows(2).all(|w| w[0] <= w[1]), "{threads} threads: depths {passes:?}");
+        assert_eq!(depths.last(), Some(&None), "{threads} threads: the search from the open nodes reported nothing");
     }
 }
 
