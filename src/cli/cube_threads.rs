@@ -4,8 +4,9 @@
 //!
 //! A cube's search cannot take a thread mid-way; it stops at its next nodes instead, keeps
 //! them as a stop from outside does (its open nodes and pseudocosts, in its record of a
-//! stopped search), and its next search goes on from them on one thread more. Only a placement's cubes of a job that is not
-//! certified keep their nodes; the others run to their end on the thread that took them.
+//! stopped search), and its next search goes on from them on one thread more. Only a
+//! placement's cubes of a job that is not certified keep their nodes; the others run to their
+//! end on the thread that took them.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

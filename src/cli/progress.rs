@@ -212,25 +212,20 @@ impl Group {
 }
 
 /// A branch and bound's progress: nodes, the proven bound, the best placement, the share of
-/// the tree closed and the subtrees still open.
+/// the tree closed and the subtrees still open (during a pass that splits the tree: its depth
+/// and the share that pass closed).
 fn search_message(search: &SearchStats) -> String {
     let or_dash = |v: Option<usize>| v.map_or("-".to_string(), |v| v.to_string());
-    if let Some(depth) = search.split_depth {
-        return format!(
-            "branch and bound: {} nodes, bound {}, best {}, splitting the tree at depth {depth} ({} of this pass closed)",
-            search.nodes,
-            or_dash(search.bound),
-            or_dash(search.incumbent),
-            percent(search.done),
-        );
-    }
+    let done = percent(search.done);
+    let state = match search.split_depth {
+        Some(depth) => format!("splitting the tree at depth {depth} ({done} of this pass closed)"),
+        None => format!("{done} of the tree closed, {} open", count(search.open_subtrees as usize, "subtree")),
+    };
     format!(
-        "branch and bound: {} nodes, bound {}, best {}, {} of the tree closed, {} open",
+        "branch and bound: {} nodes, bound {}, best {}, {state}",
         search.nodes,
         or_dash(search.bound),
         or_dash(search.incumbent),
-        percent(search.done),
-        count(search.open_subtrees as usize, "subtree"),
     )
 }
 
