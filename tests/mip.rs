@@ -1,7 +1,7 @@
 //! The MIP formulations against the published answers and the breadth-first search: the
 //! network-flow model of Guarini's puzzle has the positions and moves of the write-ups, and
 //! (with the `mip` feature) HiGHS agrees with SAT on every shipped puzzle small enough, through
-//! `solve --backend mip` and through exported LP files.
+//! `solve --backend mip`, through exported LP files and in `bench --solvers highs`.
 
 mod common;
 
@@ -33,7 +33,7 @@ fn guarini_network_flow_has_420_positions_and_1920_moves() {
 
 #[cfg(feature = "mip")]
 mod highs {
-    use super::common::knights_sat;
+    use super::common::{bench_rows, knights_sat};
     use super::shipped;
     use knights_sat::encodings::ground_truth::exchange::shortest_exchange;
     use knights_sat::encodings::ground_truth::tour::optimal_tour;
@@ -163,6 +163,23 @@ mod highs {
         ]);
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert!(run.stderr.contains("the chosen model cannot take this puzzle"), "{}", run.stderr);
+    }
+
+    /// `bench --solvers highs` runs HiGHS on the linear model, beside the branch and bound
+    /// that needs no solver, and both reach the published optimum.
+    #[test]
+    fn bench_runs_highs_when_asked() {
+        let out = std::env::temp_dir().join(format!("knights-sat-mip-bench-{}", std::process::id()));
+        let suite = "puzzles/bench/domination-queens-9x9.toml";
+        let run =
+            knights_sat(&["bench", suite, "--solvers", "highs", "--timeout", "60", "--out", out.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let rows = bench_rows(&run.stdout);
+        assert!(rows.keys().any(|(_, c)| c.starts_with("highs")), "{}", run.stdout);
+        assert!(rows.keys().all(|(_, c)| c.starts_with("highs") || c == "branch-and-bound"), "{}", run.stdout);
+        // Five queens dominate 9x9 (the published value).
+        assert!(rows.values().all(|(status, value)| status == "optimal" && value == "5"), "{rows:?}");
+        std::fs::remove_dir_all(&out).ok();
     }
 }
 

@@ -1,13 +1,12 @@
 //! Claims the README makes of the command line, each run as a user would: every `--at-most-one`
 //! encoding, the tour switches, an early stop that still answers, `--certify` refusing what it
-//! cannot certify, 64x64 boards, `export -o`, the default benchmark suite and `--solvers highs`.
+//! cannot certify, 64x64 boards, `export -o` and the default benchmark suite (`bench --solvers
+//! highs` is tested with the HiGHS backend's other tests).
 //! Expected optima are the published ones (Guarini: 16 moves; the queen-d5 tour: 46).
 
 mod common;
 
-use std::collections::BTreeMap;
-
-use common::knights_sat;
+use common::{bench_rows, knights_sat};
 use serde_json::Value;
 
 fn json(args: &[&str]) -> (i32, Value) {
@@ -159,24 +158,12 @@ fn export_to_a_file_writes_what_stdout_gets() {
     }
 }
 
-/// The rows of a benchmark table: (puzzle, configuration) to (status, value).
-fn rows(table: &str) -> BTreeMap<(String, String), (String, String)> {
-    table
-        .lines()
-        .filter(|l| l.starts_with("| puzzles/"))
-        .map(|l| {
-            let cells: Vec<String> = l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect();
-            ((cells[0].clone(), cells[1].clone()), (cells[2].clone(), cells[3].clone()))
-        })
-        .collect()
-}
-
 #[test]
 fn the_default_benchmark_suite_runs_every_puzzle_to_an_optimum() {
     let out = scratch("bench");
     let run = knights_sat(&["bench", "--solvers", "varisat", "--timeout", "120", "--out", out.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let rows = rows(&run.stdout);
+    let rows = bench_rows(&run.stdout);
     let suite: Vec<String> = std::fs::read_dir("puzzles/bench")
         .expect("the suite")
         .map(|e| e.expect("an entry").path())
@@ -191,21 +178,5 @@ fn the_default_benchmark_suite_runs_every_puzzle_to_an_optimum() {
     }
     let csv = std::fs::read_to_string(out.join("results.csv")).expect("results.csv");
     assert_eq!(csv.lines().count(), rows.len() + 1, "a header and a line per run");
-    std::fs::remove_dir_all(&out).ok();
-}
-
-#[cfg(feature = "mip")]
-#[test]
-fn bench_runs_highs_when_asked() {
-    let out = scratch("bench-highs");
-    let suite = "puzzles/bench/domination-queens-9x9.toml";
-    let run = knights_sat(&["bench", suite, "--solvers", "highs", "--timeout", "60", "--out", out.to_str().unwrap()]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let rows = rows(&run.stdout);
-    // HiGHS on the linear model, beside the branch and bound that needs no solver.
-    assert!(rows.keys().any(|(_, c)| c.starts_with("highs")), "{}", run.stdout);
-    assert!(rows.keys().all(|(_, c)| c.starts_with("highs") || c == "branch-and-bound"), "{}", run.stdout);
-    // Five queens dominate 9x9 (the published value).
-    assert!(rows.values().all(|(status, value)| status == "optimal" && value == "5"), "{rows:?}");
     std::fs::remove_dir_all(&out).ok();
 }

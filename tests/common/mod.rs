@@ -5,6 +5,7 @@
 pub mod formula;
 pub mod random;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -55,4 +56,16 @@ pub fn signal_once_caught(pid: u32, signal: libc::c_int) {
     }
     // SAFETY: sends a signal to a child that has not been reaped, so its pid is still its own.
     assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
+}
+
+/// The rows of a `bench` table: (puzzle, configuration) to (status, value).
+pub fn bench_rows(table: &str) -> BTreeMap<(String, String), (String, String)> {
+    table
+        .lines()
+        .filter(|l| l.starts_with("| puzzles/"))
+        .map(|l| {
+            let cells: Vec<String> = l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect();
+            ((cells[0].clone(), cells[1].clone()), (cells[2].clone(), cells[3].clone()))
+        })
+        .collect()
 }
