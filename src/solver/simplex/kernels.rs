@@ -4,8 +4,10 @@
 //!
 //! AVX-512 was tried and not kept: the same kernels with eight lanes and masked tails made a
 //! cube of knight domination 18x18 on one thread (the same tree, 11,856 nodes against 11,892)
-//! take 25.1 and 27.3 s against 18.2 and 18.7 s with AVX2 (alternating, two runs each), as
-//! the wide registers slow the core down for the rest of the search too.
+//! take 25.1 and 27.3 s against 18.2 and 18.7 s with AVX2 (alternating, two runs each), and
+//! an hour later, when the machine ran slower, 28.0 to 28.3 s against 23.8 to 26.4 s (three
+//! each, one binary switching between them): the wide registers slow the core down for the
+//! rest of the search too.
 
 /// `row -= f * pivot`, element by element.
 pub(super) fn subtract_multiple(row: &mut [f64], pivot: &[f64], f: f64) {
