@@ -53,6 +53,9 @@ node=$(hostname -s)
 cpus=$(nproc)
 port=$((17000 + RANDOM % 20000))
 mkdir -p "$work/state" "$work/spool"
+# batch_sched_delay=0: a finished task's CPU goes to the next one at the scheduler's next
+# pass (about a second) instead of after the default delay of three seconds; the cubes here
+# take a tenth of a second, so the test took 117 s with the default and 45 s without.
 cat >"$work/slurm.conf" <<EOF
 ClusterName=knights-sat-test
 SlurmctldHost=$node(127.0.0.1)
@@ -75,6 +78,7 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
 SchedulerType=sched/backfill
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
