@@ -96,6 +96,14 @@ pub fn merge(args: MergeArgs) -> Result<Exit, CliError> {
 fn left(dir: &Path, report: &MergeReport, part_way: &[(usize, f64)]) {
     let redo = cubes::array_ranges(&report.to_redo());
     eprintln!("knights-sat: {} of {} cubes have no result: {redo}", report.to_redo().len(), report.job.cubes);
+    if let Some(&first) = report.foreign.first() {
+        eprintln!(
+            "  {} of them hold a result of another job (or of another cube), not counted: {}; the first is {}",
+            report.foreign.len(),
+            cubes::array_ranges(&report.foreign),
+            JobDir::at(dir).result_path(first).display()
+        );
+    }
     if !part_way.is_empty() {
         let seconds: f64 = part_way.iter().map(|p| p.1).sum();
         let cubes: Vec<usize> = part_way.iter().map(|p| p.0).collect();
@@ -201,6 +209,7 @@ struct JsonJob {
     split_seconds: f64,
     searched: usize,
     missing: Vec<usize>,
+    foreign: Vec<usize>,
     part_way: Vec<usize>,
     failed: Vec<JsonFailure>,
     seconds: f64,
@@ -236,6 +245,7 @@ impl JsonJob {
             split_seconds: report.job.split_seconds,
             searched: report.searched.len(),
             missing: report.missing.clone(),
+            foreign: report.foreign.clone(),
             part_way: part_way.iter().map(|p| p.0).collect(),
             failed: report.failed.iter().map(|(cube, why)| JsonFailure { cube: *cube, reason: why.clone() }).collect(),
             seconds: figures.seconds,

@@ -23,6 +23,9 @@ pub struct MergeReport {
     pub failed: Vec<(usize, String)>,
     /// Cubes with no result (or a result of another job).
     pub missing: Vec<usize>,
+    /// Those of [`MergeReport::missing`] whose result file is of another job, or names
+    /// another cube (copied in from elsewhere): not counted, and replaced when searched.
+    pub foreign: Vec<usize>,
     /// The best solution found, its value, and the cube that found it (`None`: the split).
     pub best: Option<(usize, Solution, Option<usize>)>,
     /// A placement job with cubes left: the bound their split bounds prove on the objective
@@ -123,12 +126,17 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         let path = jobs.file("best.txt");
         best = Some((value, read(&path, &read_text(&path)?, value)?, None));
     }
-    let (mut searched, mut failed, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut searched, mut failed, mut missing, mut foreign) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for id in 0..job.cubes {
-        let Some(result) = jobs.result(id)?.filter(|r| r.job == job.id && r.cube == id) else {
+        let Some(result) = jobs.result(id)? else {
             missing.push(id);
             continue;
         };
+        if result.job != job.id || result.cube != id {
+            missing.push(id);
+            foreign.push(id);
+            continue;
+        }
         if let Some(error) = &result.error {
             failed.push((id, error.clone()));
             continue;
@@ -168,6 +176,7 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
         searched,
         failed,
         missing,
+        foreign,
         best,
         open_bound: None,
         closed: None,

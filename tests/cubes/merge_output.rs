@@ -67,6 +67,22 @@ fn merge_gives_one_json_object_and_a_picture() {
     assert!(answer["job"]["certificate"].is_null(), "{answer}");
     assert!(answer["bound"].as_u64().unwrap() <= 32, "a bound past the published optimum: {answer}");
     assert!(run.stderr.contains(&format!("{} of {cubes} cubes have no result", cubes - 3)), "{}", run.stderr);
+    assert!(answer["job"]["foreign"].as_array().unwrap().is_empty(), "{answer}");
+
+    // A result copied in from another job is not counted, and the merge names it; the search
+    // of every cube left replaces it.
+    let mut copied: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results/cube-0.json")).unwrap()).unwrap();
+    copied["job"] = Value::from("another-job");
+    copied["cube"] = Value::from(3);
+    std::fs::write(dir.join("results/cube-3.json"), copied.to_string()).unwrap();
+    let run = knights_sat(&["merge", path, "--json"]);
+    assert_eq!(run.code, 4, "{}{}", run.stdout, run.stderr);
+    let answer: Value = serde_json::from_str(&run.stdout).expect("one JSON object on stdout");
+    assert_eq!(answer["job"]["searched"], 3, "{answer}");
+    assert_eq!(answer["job"]["foreign"], serde_json::json!([3]), "{answer}");
+    assert!(run.stderr.contains("1 of them hold a result of another job"), "{}", run.stderr);
+    assert!(run.stderr.contains("cube-3.json"), "{}", run.stderr);
 
     assert_eq!(knights_sat(&["cube", path, "--all", "--threads", "2"]).code, 0);
     let picture = dir.join("placement.svg");
