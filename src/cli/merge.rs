@@ -98,7 +98,7 @@ fn left(dir: &Path, report: &MergeReport, part_way: &[(usize, f64)]) {
     eprintln!("knights-sat: {} of {} cubes have no result: {redo}", report.to_redo().len(), report.job.cubes);
     if let Some(&first) = report.foreign.first() {
         eprintln!(
-            "  {} of them hold a result of another job (or of another cube), not counted: {}; the first is {}",
+            "  a result of another job (or of another cube), not counted, in {} of them: {}; the first is {}",
             report.foreign.len(),
             cubes::array_ranges(&report.foreign),
             JobDir::at(dir).result_path(first).display()
