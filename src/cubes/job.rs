@@ -109,6 +109,14 @@ pub struct CubeResult {
     pub tree: Option<CubeTree>,
 }
 
+impl CubeResult {
+    /// Whether this is cube `cube`'s result in the job of id `job` (a file copied in from
+    /// another job, or from another cube's name, is not).
+    pub fn is_of(&self, job: &str, cube: usize) -> bool {
+        self.job == job && self.cube == cube
+    }
+}
+
 /// `results/cube-N.open.json`: how far the search of a placement's cube N came before it was
 /// stopped (a signal, or `cube --time-limit`). The next search of the cube goes on from the
 /// nodes it left open; the cube has no result until a search ends.

@@ -132,7 +132,7 @@ pub fn merge(dir: &Path) -> Result<MergeReport, JobError> {
             missing.push(id);
             continue;
         };
-        if result.job != job.id || result.cube != id {
+        if !result.is_of(&job.id, id) {
             missing.push(id);
             foreign.push(id);
             continue;

@@ -204,7 +204,7 @@ pub fn solve_cube_in(
         return Err(JobError::Refused(format!("{root}: there is no cube {id}: {why}")));
     }
     if !again {
-        if let Some(result) = jobs.result(id)?.filter(|r| r.job == job.id && r.error.is_none()) {
+        if let Some(result) = jobs.result(id)?.filter(|r| r.is_of(&job.id, id) && r.error.is_none()) {
             // Beside a result, a stopped search's record is that of a search started again
             // (`again`) and stopped part way: it goes on.
             if jobs.progress(id).ok().flatten().is_none_or(|p| p.job != job.id) {
