@@ -326,6 +326,11 @@ pub struct SolveOptions {
     #[arg(long, global = true)]
     pub no_cube_cuts: bool,
 
+    /// Placements, branch and bound: a long search, once started again from its open nodes,
+    /// searches depth first alone, not a level of the bound at a time (for measuring).
+    #[arg(long, global = true)]
+    pub no_levels: bool,
+
     /// Placements, branch and bound: no lexicographic reduction over the branching decisions
     /// (orbital fixing alone handles the board symmetries; for measuring).
     #[arg(long, global = true)]

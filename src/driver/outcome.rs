@@ -123,6 +123,9 @@ pub struct SearchStats {
     pub lex_fixings: u64,
     /// Subtrees one thread handed to another.
     pub subtrees_shared: u64,
+    /// Nodes queued to be searched once every node of a lower level is (a search that
+    /// goes a level at a time, so that its proven bound rises early).
+    pub deferred: u64,
     /// Subtrees not yet searched to the end: queued, or being searched by a thread. After a
     /// search starts again from its open nodes, this counts down to zero, and says how far a
     /// long search has come.

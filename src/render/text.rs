@@ -91,9 +91,13 @@ fn search_table(outcome: &Outcome) -> String {
             row.iter().enumerate().map(|(c, v)| format!("{v:>w$}", w = widths[c])).collect::<Vec<_>>().join("  ")
         })
         .collect();
-    let (symmetries, cuts, in_cubes) =
-        outcome.search.last().map_or((0, 0, 0), |s| (s.symmetries, s.cuts, s.subtree_cuts));
+    let (symmetries, cuts, in_cubes, deferred) =
+        outcome.search.last().map_or((0, 0, 0, 0), |s| (s.symmetries, s.cuts, s.subtree_cuts, s.deferred));
     let in_cubes = if in_cubes > 0 { format!("; cuts at the tops of cubes: {in_cubes}") } else { String::new() };
+    let in_cubes = match deferred {
+        0 => in_cubes,
+        _ => format!("{in_cubes}; nodes that waited for their level: {deferred}"),
+    };
     let passes = if outcome.search.iter().any(|s| s.split_depth.is_some()) {
         "\n(split dN: a pass that searches the tree again from the root to split it at depth N; \
          its share closed is that pass's)"

@@ -105,6 +105,9 @@ impl Cube {
             // The cube's search reports how far it has come through the cube's own tree.
             share: 1.0,
             depth: 0,
+            cuts: None,
+            deferred: false,
+            within: None,
         })
     }
 }

@@ -37,6 +37,10 @@ pub struct Ingredients {
     /// Each cube of such a tree separates zero-half cuts of its own at its top, with its
     /// fixed variables taken out: they hold only in the cube ([`cuts::for_subtree`](super::cuts::for_subtree)).
     pub subtree_cuts: bool,
+    /// A search started again from its open nodes goes a level at a time: nodes whose bound
+    /// rounds up above the proven bound wait until every node below them is searched
+    /// ([`Pool::defers`](super::pool::Pool::defers)), so that the proven bound rises early.
+    pub levels: bool,
     /// Lexicographic reduction in the order of the branching decisions ([`lex`](super::lex))
     /// beside orbital fixing; never in a certified search.
     pub lex_reduction: bool,
@@ -58,6 +62,7 @@ impl Default for Ingredients {
             strong_at_top: true,
             cubes: true,
             subtree_cuts: true,
+            levels: true,
             lex_reduction: true,
             certify: false,
         }

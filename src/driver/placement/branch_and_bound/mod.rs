@@ -23,7 +23,8 @@
 //!
 //! Several threads search the tree together ([`tree`]): each on its own copy of the program
 //! and the relaxation, sharing the best placement and handing subtrees to idle threads
-//! through a [`pool`].
+//! through a [`pool`]. A long search, once started again from its open nodes, goes a level of
+//! the bound at a time through that pool, so that its proven bound rises early.
 
 mod cubes;
 mod cuts;
@@ -145,7 +146,8 @@ fn search_on(
         emit(Event::Search(merged.total()));
         return Ok(());
     }
-    let pool = Pool::with_tasks(threads, open.tasks, problem.step, problem.maximise, pace.eager);
+    let pool = Pool::with_tasks(threads, open.tasks, problem.step, problem.maximise, pace.eager)
+        .with_levels(prepared.ingredients.levels);
     if let Some(cost) = open.best {
         pool.improve(cost, || Ok(()))?;
     }
@@ -401,6 +403,7 @@ impl Merged {
             orbit_fixings: sum(|s| s.orbit_fixings),
             lex_fixings: sum(|s| s.lex_fixings),
             subtrees_shared: sum(|s| s.subtrees_shared),
+            deferred: sum(|s| s.deferred),
             open_subtrees: self.open_subtrees,
             done: self.done_before + self.threads.iter().map(|s| s.done).sum::<f64>(),
             strong_branchings: sum(|s| s.strong_branchings),

@@ -149,10 +149,15 @@ fn every_ingredient_switched_off_keeps_the_optimum() {
 
 /// A search started again from its open nodes after a few nodes proves the published
 /// optima, found again or by the first search: with and without the local search (without
-/// it, the first search's placement is often not the optimum), on one thread and on two.
+/// it, the first search's placement is often not the optimum), on one thread and on two; a
+/// level of the bound at a time, when some nodes wait for their level, and depth first alone.
 #[test]
 fn a_search_started_again_from_its_open_nodes_keeps_the_optimum() {
-    restarts_keep_the_optimum(Ingredients { strong_branching: false, ..Ingredients::default() }, QUICK_RESTART);
+    let all = Ingredients { strong_branching: false, ..Ingredients::default() };
+    let (_, deferred) = restarts_keep_the_optimum(all, QUICK_RESTART);
+    assert!(deferred > 0, "no node waited for its level: the levels were not tested");
+    let (_, deferred) = restarts_keep_the_optimum(Ingredients { levels: false, ..all }, QUICK_RESTART);
+    assert_eq!(deferred, 0, "depth first alone, a node waited for its level");
 }
 
 /// The same with cubes that measure every candidate at their top from their first node
@@ -168,7 +173,7 @@ fn cubes_that_measure_every_candidate_at_their_top_keep_the_optimum() {
 #[test]
 fn cubes_with_cuts_of_their_own_keep_the_optimum() {
     let subtree_cuts = SubtreeCuts { gap: 0.0, hand_over_every: 3 };
-    let cuts = restarts_keep_the_optimum(Ingredients::default(), Pace { subtree_cuts, ..QUICK_RESTART });
+    let (cuts, _) = restarts_keep_the_optimum(Ingredients::default(), Pace { subtree_cuts, ..QUICK_RESTART });
     assert!(cuts > 0, "no cube separated a cut: nothing was tested");
 }
 
@@ -195,9 +200,10 @@ fn lexicographic_reduction_fixes_squares_and_keeps_the_optimum() {
 }
 
 /// Searches at `pace` with `all` and without the local search, on one thread and on two,
-/// prove the published optima; returns the cuts their cubes separated.
-fn restarts_keep_the_optimum(all: Ingredients, pace: Pace) -> u64 {
-    let mut subtree_cuts = 0;
+/// prove the published optima; returns the cuts their cubes separated and the nodes that
+/// waited for their level.
+fn restarts_keep_the_optimum(all: Ingredients, pace: Pace) -> (u64, u64) {
+    let (mut subtree_cuts, mut deferred) = (0, 0);
     for ingredients in [all, Ingredients { local_search: false, ..all }] {
         for threads in [1, 2] {
             for (n, letter, value) in [(8, "N", 12), (10, "N", 16), (11, "N", 21), (12, "N", 24), (8, "K", 9)] {
@@ -206,10 +212,11 @@ fn restarts_keep_the_optimum(all: Ingredients, pace: Pace) -> u64 {
                 assert_eq!((best, bound), (Some(value), Some(value)), "{context}");
                 assert_finished(&last, &context);
                 subtree_cuts += last.subtree_cuts;
+                deferred += last.deferred;
             }
         }
     }
-    subtree_cuts
+    (subtree_cuts, deferred)
 }
 
 /// A split's passes on several threads keep exactly the nodes at their depth, whichever

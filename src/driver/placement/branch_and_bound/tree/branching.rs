@@ -48,8 +48,8 @@ impl Worker<'_> {
         let problem = &self.problem;
         let (log, path) = (self.cx.log, &self.path);
         let symmetries = self.cx.symmetries;
-        let searched = self.stats.nodes - self.task_nodes;
-        let top = self.frames.len() < strong::TOP_LEVELS && self.cx.top_after.is_some_and(|after| searched >= after);
+        let (depth, searched) = self.within_task();
+        let top = depth < strong::TOP_LEVELS && self.cx.top_after.is_some_and(|after| searched >= after);
         let effort = if top { strong::TOP } else { strong::BELOW };
         let choice = strong::choose(
             &self.lp,
