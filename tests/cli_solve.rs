@@ -243,6 +243,7 @@ fn placements_inline() {
         ["--strategy", "branch-and-bound", "--encoding", "gte", "--no-local-search"],
         ["--strategy", "branch-and-bound", "--encoding", "gte", "--no-row-branching"],
         ["--strategy", "branch-and-bound", "--encoding", "gte", "--no-cuts"],
+        ["--strategy", "branch-and-bound", "--encoding", "gte", "--levels"],
     ] {
         let mut args = vec!["solve", "--json", "domination", "--board", "6x6", "--pieces", "N"];
         args.extend(flags);

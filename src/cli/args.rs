@@ -327,9 +327,10 @@ pub struct SolveOptions {
     pub no_cube_cuts: bool,
 
     /// Placements, branch and bound: a long search, once started again from its open nodes,
-    /// searches depth first alone, not a level of the bound at a time (for measuring).
+    /// goes a level of the bound at a time, so that its proven bound rises early (the proof
+    /// takes longer).
     #[arg(long, global = true)]
-    pub no_levels: bool,
+    pub levels: bool,
 
     /// Placements, branch and bound: no lexicographic reduction over the branching decisions
     /// (orbital fixing alone handles the board symmetries; for measuring).

@@ -166,7 +166,7 @@ impl SolveSettings {
                 strong_at_top: !options.no_strong_at_top,
                 cubes: !options.no_cubes,
                 subtree_cuts: !options.no_cube_cuts,
-                levels: !options.no_levels,
+                levels: options.levels,
                 lex_reduction: !options.no_lex_reduction,
                 certify: options.certify.is_some(),
             },

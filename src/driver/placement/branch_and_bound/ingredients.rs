@@ -39,7 +39,8 @@ pub struct Ingredients {
     pub subtree_cuts: bool,
     /// A search started again from its open nodes goes a level at a time: nodes whose bound
     /// rounds up above the proven bound wait until every node below them is searched
-    /// ([`Pool::defers`](super::pool::Pool::defers)), so that the proven bound rises early.
+    /// ([`Pool::defers`](super::pool::Pool::defers)), so that the proven bound rises early;
+    /// off by default, since the proof takes longer.
     pub levels: bool,
     /// Lexicographic reduction in the order of the branching decisions ([`lex`](super::lex))
     /// beside orbital fixing; never in a certified search.
@@ -62,7 +63,7 @@ impl Default for Ingredients {
             strong_at_top: true,
             cubes: true,
             subtree_cuts: true,
-            levels: true,
+            levels: false,
             lex_reduction: true,
             certify: false,
         }

@@ -23,8 +23,8 @@
 //!
 //! Several threads search the tree together ([`tree`]): each on its own copy of the program
 //! and the relaxation, sharing the best placement and handing subtrees to idle threads
-//! through a [`pool`]. A long search, once started again from its open nodes, goes a level of
-//! the bound at a time through that pool, so that its proven bound rises early.
+//! through a [`pool`]. Asked to, a long search, once started again from its open nodes, goes a
+//! level of the bound at a time through that pool, so that its proven bound rises early.
 
 mod cubes;
 mod cuts;

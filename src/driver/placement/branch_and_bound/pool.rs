@@ -9,16 +9,25 @@
 //! threads stay busy without splitting the tree up front, and the tree keeps the shape it has
 //! on one thread.
 //!
-//! A search started again from its open nodes goes a level of the bound at a time
-//! ([`Pool::defers`]): a thread queues each node whose bound rounds up above both the proven
+//! A search started again from its open nodes can go a level of the bound at a time
+//! ([`Pool::defers`], [`super::Ingredients::levels`]): a thread queues each node whose bound rounds up above both the proven
 //! bound and its task's, and the queue hands out the lowest level first ([`queue`]), so the
 //! proven bound rises as soon as the nodes below it are searched instead of when the subtree
 //! of lowest bound is searched whole. Nearly all of a proof lies in its last level: in cube 93
 //! of a knight domination 20x20 split (bound 57.46, cutoff 61; one thread), 92,199 of its
 //! 95,854 nodes were children of nodes whose bound lay between 60 and 61, 3,460 between 59
 //! and 60, 188 between 58 and 59; in cube 45 of an 18x18 split (cutoff 51), 39,875 of 41,358
-//! between 50 and 51. So the levels below the last cost a few percent of the proof, and a
-//! long search stopped early reports a bound that says how close it came.
+//! between 50 and 51. So the levels below the last cost a few percent of the nodes, and a
+//! long search stopped early reports a bound that says how close it came. But a node that
+//! waits is solved twice, the second time from another node's basis, and the proof takes
+//! longer: knight domination 18x18 on one thread, side by side, was proved depth first in
+//! 1,749 s (1.08 million nodes, 59.3 million pivots), and a level at a time had not finished
+//! after 1,800 s (bound 51, 4,351 subtrees open, 60.8 million pivots); 20x20 on two threads
+//! reached the bound 60 after 11.6 minutes, where depth first reached 57 after 34. So it is
+//! asked for (`--levels`), not the default. A first version that started a waiting node's
+//! count of nodes afresh lost the strong branching of its cube's top levels
+//! ([`Task::within`]): 17x17 (two threads) took 24.2 to 35.0 s (five runs) against 22.2 to
+//! 29.6 s depth first (six runs), and 21.9 and 23.6 s once it kept them.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -27,7 +36,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use queue::Queued;
+use queue::{Queued, Waiting};
 
 mod queue;
 
@@ -77,6 +86,12 @@ pub(super) struct CutSet {
     pub rows: Vec<(Vec<(i64, usize)>, i64)>,
 }
 
+impl Waiting for Task {
+    fn cuts(&self) -> u64 {
+        self.cuts.as_ref().map_or(0, |cuts| cuts.id)
+    }
+}
+
 impl Task {
     /// The root of the tree, of bound `bound`.
     pub fn root(bound: f64) -> Task {
@@ -109,7 +124,7 @@ pub(super) enum Message {
 
 /// The queue and the open bounds, changed together under one lock.
 struct Queue {
-    tasks: Queued,
+    tasks: Queued<Task>,
     /// Threads searching a task.
     busy: usize,
     /// Threads waiting for a task.
@@ -167,7 +182,7 @@ impl Pool {
     pub fn with_tasks(threads: usize, tasks: Vec<Task>, step: i64, maximise: bool, eager: bool) -> Pool {
         Pool {
             queue: Mutex::new(Queue {
-                tasks: Queued::new(tasks, step),
+                tasks: queued(tasks, step),
                 busy: 0,
                 waiting: 0,
                 open: vec![f64::INFINITY; threads],
@@ -222,7 +237,7 @@ impl Pool {
             return false;
         }
         let proven = self.proven.load(Ordering::Relaxed);
-        proven != i64::MIN && queue::level(bound, self.step) > proven.max(queue::level(task, self.step))
+        proven != i64::MIN && level(bound, self.step) > proven.max(level(task, self.step))
     }
 
     /// A new id for a set of cuts.
@@ -350,7 +365,7 @@ impl Pool {
     /// Thread `me` hands a subtree to the waiting threads.
     pub fn give(&self, task: Task) {
         let mut queue = self.lock();
-        queue.tasks.push(task);
+        queue.tasks.push(level(task.bound, self.step), task);
         self.hungry.store(queue.waiting > queue.tasks.len(), Ordering::Relaxed);
         self.wake.notify_one();
     }
@@ -416,6 +431,27 @@ pub(super) fn round_up(cost: i64, step: i64) -> i64 {
 /// target of a local search.
 pub(super) fn round_up_bound(bound: f64, step: i64) -> i64 {
     round_up((bound - 1e-6).ceil() as i64, step)
+}
+
+/// The level of a task of bound `bound`: the least cost, a multiple of `step`, not below it
+/// (`i64::MIN` without a bound yet).
+fn level(bound: f64, step: i64) -> i64 {
+    if bound.is_nan() || bound < -9.0e18 {
+        i64::MIN
+    } else if bound > 9.0e18 {
+        i64::MAX
+    } else {
+        round_up_bound(bound, step)
+    }
+}
+
+/// A queue of `tasks`, each at its level.
+fn queued(tasks: Vec<Task>, step: i64) -> Queued<Task> {
+    let mut queued = Queued::new();
+    for task in tasks {
+        queued.push(level(task.bound, step), task);
+    }
+    queued
 }
 
 #[cfg(test)]

@@ -6,26 +6,25 @@
 
 use std::collections::BTreeMap;
 
-use super::{round_up_bound, Task};
+/// What waits in the queue: a subtree that needs some cuts.
+pub(super) trait Waiting {
+    /// The id of the cuts its search adds to the program, 0 for none.
+    fn cuts(&self) -> u64;
+}
 
 /// The queued tasks.
-#[derive(Debug, Default)]
-pub(super) struct Queued {
+#[derive(Debug)]
+pub(super) struct Queued<Task> {
     /// Level, then the id of the cuts a task needs (0 for none), then the tasks in the order
     /// given.
     levels: BTreeMap<i64, BTreeMap<u64, Vec<Task>>>,
     len: usize,
-    step: i64,
 }
 
-impl Queued {
-    /// A queue of `tasks`, whose costs are multiples of `step`.
-    pub fn new(tasks: Vec<Task>, step: i64) -> Queued {
-        let mut queued = Queued { step, ..Queued::default() };
-        for task in tasks {
-            queued.push(task);
-        }
-        queued
+impl<Task: Waiting> Queued<Task> {
+    /// An empty queue.
+    pub fn new() -> Queued<Task> {
+        Queued { levels: BTreeMap::new(), len: 0 }
     }
 
     /// How many tasks are queued.
@@ -38,10 +37,9 @@ impl Queued {
         self.len == 0
     }
 
-    /// Queues `task`.
-    pub fn push(&mut self, task: Task) {
-        let level = level(task.bound, self.step);
-        let cuts = task.cuts.as_ref().map_or(0, |cuts| cuts.id);
+    /// Queues `task`, of level `level` (`i64::MIN` for a task without a bound yet).
+    pub fn push(&mut self, level: i64, task: Task) {
+        let cuts = task.cuts();
         self.levels.entry(level).or_default().entry(cuts).or_default().push(task);
         self.len += 1;
     }
@@ -80,35 +78,43 @@ impl Queued {
     }
 }
 
-/// The level of a task of bound `bound`: the least cost, a multiple of `step`, not below it.
-pub(super) fn level(bound: f64, step: i64) -> i64 {
-    if bound.is_nan() || bound < -9.0e18 {
-        i64::MIN
-    } else if bound > 9.0e18 {
-        i64::MAX
-    } else {
-        round_up_bound(bound, step)
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    use super::super::level;
+    use super::{Queued, Waiting};
 
-    use super::super::CutSet;
-    use super::{Queued, Task};
+    /// A task of bound `bound` needing the cuts `cuts`, told apart by `depth`.
+    struct Task {
+        bound: f64,
+        cuts: u64,
+        depth: usize,
+    }
+
+    impl Waiting for Task {
+        fn cuts(&self) -> u64 {
+            self.cuts
+        }
+    }
+
+    /// A queue of `tasks`, each with its level: its bound rounded up to a multiple of `step`.
+    fn queue(tasks: Vec<Task>, step: i64) -> Queued<Task> {
+        let mut queued = Queued::new();
+        for task in tasks {
+            queued.push(level(task.bound, step), task);
+        }
+        queued
+    }
 
     fn task(bound: f64, cuts: u64, depth: usize) -> Task {
-        let cuts = (cuts > 0).then(|| Arc::new(CutSet { id: cuts, rows: Vec::new() }));
-        Task { bound, cuts, depth, ..Task::default() }
+        Task { bound, cuts, depth }
     }
 
     /// The lowest level goes first whatever the order given; within a level, the tasks of the
     /// cuts asked for, then the last given; the least bound is the lowest level.
     #[test]
     fn the_lowest_level_goes_first_and_then_the_cuts_loaded() {
-        let mut queued = Queued::new(vec![task(9.5, 0, 1), task(8.2, 7, 2), task(8.9, 3, 3), task(7.1, 3, 4)], 1);
-        queued.push(task(8.5, 7, 5));
+        let mut queued = queue(vec![task(9.5, 0, 1), task(8.2, 7, 2), task(8.9, 3, 3), task(7.1, 3, 4)], 1);
+        queued.push(level(8.5, 1), task(8.5, 7, 5));
         assert_eq!((queued.len(), queued.least()), (5, 8.0));
         let order: Vec<usize> = std::iter::from_fn(|| queued.pop(7)).map(|t| t.depth).collect();
         assert_eq!(order, [4, 5, 2, 3, 1], "8 (task 4), then 9 with cuts 7 last given first, then the rest");
@@ -120,7 +126,7 @@ mod tests {
     /// multiples of the step; every task comes back out.
     #[test]
     fn levels_round_up_to_the_step_and_no_task_is_lost() {
-        let mut queued = Queued::new(vec![task(4.2, 0, 1), task(f64::NEG_INFINITY, 0, 2), task(6.0, 0, 3)], 3);
+        let mut queued = queue(vec![task(4.2, 0, 1), task(f64::NEG_INFINITY, 0, 2), task(6.0, 0, 3)], 3);
         assert_eq!(queued.least(), f64::NEG_INFINITY);
         assert_eq!(queued.pop(0).map(|t| t.depth), Some(2));
         assert_eq!(queued.least(), 6.0, "4.2 and 6.0 both round up to 6");
