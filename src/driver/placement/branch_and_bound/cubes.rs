@@ -106,7 +106,6 @@ impl Cube {
             share: 1.0,
             depth: 0,
             cuts: None,
-            deferred: false,
             within: None,
         })
     }

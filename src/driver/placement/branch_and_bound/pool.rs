@@ -67,13 +67,12 @@ pub(super) struct Task {
     /// Cuts that hold in the subtree, separated for an ancestor of its node, which its search
     /// adds to the program.
     pub cuts: Option<Arc<CutSet>>,
-    /// A node queued until its level's turn ([`Pool::defers`]): it takes its ancestor's cuts
-    /// and separates none of its own.
-    pub deferred: bool,
-    /// For a deferred node, where it lies in the task it was first deferred from: the
-    /// branchings from that task's node to it, and the count of the nodes searched in that
-    /// task and every node deferred from it. Strong branching measures the first levels of a
-    /// large task ([`super::strong::TOP`]) as if the node were still part of it.
+    /// Set for a node queued until its level's turn ([`Pool::defers`]) alone, which takes its
+    /// ancestor's cuts and separates none of its own: where it lies in the task it was first
+    /// deferred from (the branchings from that task's node to it), and the count of the nodes
+    /// searched in that task and every node deferred from it. Strong branching measures the
+    /// first levels of a large task ([`super::strong::TOP`]) as if the node were still part
+    /// of it.
     pub within: Option<(usize, Arc<AtomicU64>)>,
 }
 

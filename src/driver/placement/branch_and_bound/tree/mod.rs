@@ -284,7 +284,7 @@ impl<'a> Worker<'a> {
     fn load_cuts(&mut self, task: &Task) {
         let wanted = match &task.cuts {
             Some(cuts) => Some(cuts.clone()),
-            None if !task.deferred
+            None if task.within.is_none()
                 && self.cx.subtree_cuts.is_some_and(|cuts| self.cutoff() - task.bound >= cuts.gap) =>
             {
                 self.separate_cuts(task)
@@ -426,7 +426,6 @@ impl<'a> Worker<'a> {
             share: frame.share_from(frame.child + 1),
             depth,
             cuts: None,
-            deferred: false,
             within: None,
         };
         self.cx.pool.give(task);
@@ -457,7 +456,6 @@ impl<'a> Worker<'a> {
             share: self.share,
             depth: self.task_depth + self.frames.len(),
             cuts: None,
-            deferred: false,
             within: None,
         }
     }
@@ -555,7 +553,6 @@ impl<'a> Worker<'a> {
         if !self.frames.is_empty() && self.cx.pool.defers(bound, self.task_bound) {
             let mut later = self.here(bound);
             later.cuts.clone_from(&self.loaded_cuts);
-            later.deferred = true;
             later.within = Some((self.within.0 + self.frames.len(), self.within.1.clone()));
             self.cx.pool.give(later);
             self.stats.deferred += 1;
