@@ -135,30 +135,43 @@ fn timeout_reports_what_is_known() {
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_stops_the_search_and_reports_what_is_known() {
+    stopped_by(libc::SIGINT, "stopped by Ctrl-C");
+}
+
+/// SIGTERM, as `timeout`, `kill` and Slurm at a job's time limit send it, stops the search as
+/// Ctrl-C does: the report still comes.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_stops_the_search_and_reports_what_is_known() {
+    stopped_by(libc::SIGTERM, "stopped by SIGTERM");
+}
+
+/// Sends `signal` to a slow search once the binary catches it, and checks the report.
+#[cfg(target_os = "linux")]
+fn stopped_by(signal: libc::c_int, stopped: &str) {
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-    let file = puzzle_file("interrupted.toml", SLOW_KNIGHTS);
+    let file = puzzle_file(&format!("stopped-by-{signal}.toml"), SLOW_KNIGHTS);
     let mut command = Command::new(env!("CARGO_BIN_EXE_knights-sat"));
     command
         .args(["solve", file.to_str().unwrap(), "--json", "--no-distance-sum", "--no-canonical-order"])
         .stdout(Stdio::piped());
-    // The binary leaves an ignored SIGINT ignored, as `nohup` expects, and a test started in
-    // the background of a shell inherits it ignored: give the child the default disposition.
+    // The binary leaves an ignored signal ignored, as `nohup` expects, and a test started in
+    // the background of a shell inherits SIGINT ignored: give the child the default disposition.
     // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
     unsafe {
-        command.pre_exec(|| {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
+        command.pre_exec(move || {
+            libc::signal(signal, libc::SIG_DFL);
             Ok(())
         });
     }
     let child = command.spawn().expect("the binary starts");
-    // Interrupt once the binary catches SIGINT (its handler is in place before the search
-    // starts).
-    common::signal_once_caught(child.id(), libc::SIGINT);
+    // Signal once the binary catches it (its handler is in place before the search starts).
+    common::signal_once_caught(child.id(), signal);
     let output = child.wait_with_output().expect("the binary ends");
     assert_eq!(output.status.code(), Some(4));
     let v: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    assert_eq!((v["status"].as_str(), v["stopped"].as_str()), (Some("unknown"), Some("stopped by Ctrl-C")));
+    assert_eq!((v["status"].as_str(), v["stopped"].as_str()), (Some("unknown"), Some(stopped)));
     bound_matches_the_refutations(&v);
 }
 

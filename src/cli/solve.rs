@@ -1,5 +1,5 @@
 //! `knights-sat solve`: runs the search on a worker thread, shows progress, stops it on
-//! `--timeout` or Ctrl-C, and prints what is known.
+//! `--timeout`, Ctrl-C or SIGTERM, and prints what is known.
 //!
 //! The worker reports every solver call as an event; the main thread folds the events into
 //! [`Knowledge`], so that whenever the search is stopped it can report the best solution found
@@ -20,12 +20,13 @@ use knights_sat::solver::highs::Formulation;
 
 use super::progress::Progress;
 use super::settings::SolveSettings;
+use super::stop::Signal;
 use super::{CliError, Exit};
 
 /// The certificate a certified search wrote, if it wrote one, or why writing it failed.
 type Written = Result<Option<Certificate>, CertifyError>;
 
-/// What the worker thread and the Ctrl-C handler tell the main thread.
+/// What the worker thread and the signal watch tell the main thread.
 enum Message {
     Event(Event),
     /// The certified core-guided search ended: its certificate, if it wrote one.
@@ -34,14 +35,15 @@ enum Message {
     /// puzzle to the plain search: the certificate is written after it, if it finds an optimum.
     HandedOver,
     Finished(Result<Outcome, knights_sat::Error>),
-    Interrupted,
+    /// SIGINT or SIGTERM came.
+    Stopped(Signal),
 }
 
 /// Why a search ended early.
 #[derive(Clone)]
 enum Stop {
     Timeout,
-    Interrupt,
+    Signal(Signal),
     /// The search refused its next step (too large to build) after it had learnt something.
     Refused(String),
 }
@@ -77,9 +79,9 @@ fn with_mip(_: &Puzzle, _: Formulation, _: usize, _: &mut dyn FnMut(&Event)) -> 
 pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
     let (sender, receiver) = mpsc::channel();
     let interrupt = sender.clone();
-    // A second Ctrl-C (or a failure to install the handler) falls back to the default action.
-    let _ = ctrlc::try_set_handler(move || {
-        let _ = interrupt.send(Message::Interrupted);
+    // A second signal ends the process at once.
+    super::stop::on_signal(move |signal| {
+        let _ = interrupt.send(Message::Stopped(signal));
     });
     let started = Instant::now();
     let certified_search = match &settings.certify {
@@ -165,7 +167,9 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
                 break (so_far, Some(Stop::Refused(why)));
             }
             Some(Message::Finished(result)) => break (result?, None),
-            Some(Message::Interrupted) => break (knowledge.outcome(started.elapsed(), None), Some(Stop::Interrupt)),
+            Some(Message::Stopped(signal)) => {
+                break (knowledge.outcome(started.elapsed(), None), Some(Stop::Signal(signal)))
+            }
             None => break (knowledge.outcome(started.elapsed(), None), Some(Stop::Timeout)),
         }
     };
@@ -174,7 +178,7 @@ pub fn run(settings: SolveSettings) -> Result<Exit, CliError> {
         Stop::Timeout => {
             format!("stopped after the time limit of {:.1} s", settings.timeout.unwrap_or_default().as_secs_f64())
         }
-        Stop::Interrupt => "stopped by Ctrl-C".to_string(),
+        Stop::Signal(signal) => signal.stopped_by().to_string(),
         Stop::Refused(why) => format!("stopped: the chosen model cannot take the next step: {why}"),
     });
     let report = Report {

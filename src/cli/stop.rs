@@ -1,13 +1,59 @@
-//! Stopping `cube` from outside: SIGINT and SIGTERM (which Slurm sends at a task's time limit),
-//! or a time limit, set one flag that the cubes' searches watch; a second signal ends the
-//! process at once.
+//! Stopping `solve` and `cube` from outside: SIGINT (Ctrl-C) and SIGTERM (which Slurm sends at
+//! a task's time limit, and `kill` and `timeout` by default), or for `cube` a time limit, set
+//! one flag that the searches watch; a second signal ends the process at once.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Set by the first signal, or when the time is up.
 static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The number of the first signal caught, or 0 while none has come.
+static CAUGHT: AtomicI32 = AtomicI32::new(0);
+
+/// A signal that asks the process to stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// SIGINT: Ctrl-C at a terminal.
+    Interrupt,
+    /// SIGTERM: `kill`, `timeout`, or Slurm at a task's time limit.
+    Terminate,
+}
+
+impl Signal {
+    /// How a report names what stopped the search.
+    pub fn stopped_by(self) -> &'static str {
+        match self {
+            Signal::Interrupt => "stopped by Ctrl-C",
+            Signal::Terminate => "stopped by SIGTERM",
+        }
+    }
+
+    /// The first signal caught, if one has come.
+    fn caught() -> Option<Signal> {
+        match CAUGHT.load(Ordering::SeqCst) {
+            0 => None,
+            #[cfg(unix)]
+            n if n == libc::SIGTERM => Some(Signal::Terminate),
+            _ => Some(Signal::Interrupt),
+        }
+    }
+}
+
+/// Starts watching for SIGINT and SIGTERM; the first one calls `stop` (on a thread of its own)
+/// with the signal. A signal that the process inherited ignored stays ignored.
+pub fn on_signal(stop: impl FnOnce(Signal) + Send + 'static) {
+    catch_signals();
+    // Detached: the process ends whether or not a signal came.
+    std::thread::spawn(move || loop {
+        if let Some(signal) = Signal::caught() {
+            stop(signal);
+            return;
+        }
+        std::thread::sleep(POLL);
+    });
+}
 
 /// How often the flag handed to the searches is brought in step with [`STOP`].
 pub(super) const POLL: Duration = Duration::from_millis(50);
@@ -39,8 +85,9 @@ pub fn on_signal_or_time(time_limit: Option<Duration>) -> Arc<AtomicBool> {
 
 #[cfg(unix)]
 fn catch_signals() {
-    extern "C" fn on_signal(_: libc::c_int) {
-        // Only async-signal-safe calls here: an atomic swap and `_exit`.
+    extern "C" fn on_signal(signal: libc::c_int) {
+        // Only async-signal-safe calls here: atomic stores and swaps, and `_exit`.
+        let _ = CAUGHT.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
         if STOP.swap(true, Ordering::SeqCst) {
             // SAFETY: `_exit` is async-signal-safe and ends the process without unwinding.
             unsafe { libc::_exit(SECOND_SIGNAL) }
@@ -67,6 +114,7 @@ fn catch_signals() {
 fn catch_signals() {
     // Ctrl-C alone, where there are no Unix signals.
     let _ = ctrlc::try_set_handler(|| {
+        let _ = CAUGHT.compare_exchange(0, 2, Ordering::SeqCst, Ordering::SeqCst);
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(SECOND_SIGNAL);
         }
