@@ -17,7 +17,7 @@ pub enum Exit {
     BadInput = 2,
     /// 3: the puzzle is infeasible (proved, or within the horizon limit).
     Infeasible = 3,
-    /// 4: stopped (timeout or Ctrl-C) before anything was found.
+    /// 4: stopped (timeout, Ctrl-C or SIGTERM) before anything was found.
     Unknown = 4,
 }
 

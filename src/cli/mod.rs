@@ -1,6 +1,6 @@
 //! Command-line parsing, in two stages: clap reads raw flags ([`args`]), which are turned into
 //! validated settings and a puzzle before any work starts ([`settings`]); [`solve`] then runs
-//! the search with progress, timeout and Ctrl-C handling and prints the outcome; [`export`]
+//! the search with progress, timeout, Ctrl-C and SIGTERM handling and prints the outcome; [`export`]
 //! writes the formula of one question for external solvers; [`verify`] checks a certificate;
 //! [`cubes`] splits a placement into a job directory, searches its cubes and merges them.
 

@@ -3,7 +3,7 @@
 //!
 //! A driver reports every solver call as an [`Event`] while it runs, and the same events fold
 //! into the final [`Outcome`] through [`Knowledge`]; a caller that stops a search early (on a
-//! timeout or Ctrl-C) folds the events it has seen and reports what is known at that moment.
+//! timeout, Ctrl-C or SIGTERM) folds the events it has seen and reports what is known at that moment.
 
 mod dispatch;
 mod exchange;

@@ -45,6 +45,6 @@ pub struct Report<'a> {
     pub placement: Option<PlacementSearch>,
     /// The result of the search.
     pub outcome: &'a Outcome,
-    /// Why the search stopped early (a timeout or Ctrl-C), if it did.
+    /// Why the search stopped early (a timeout, Ctrl-C or SIGTERM), if it did.
     pub stopped: Option<&'a str>,
 }
