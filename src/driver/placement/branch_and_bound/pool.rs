@@ -52,7 +52,7 @@ pub(super) struct Task {
     pub zeros: Vec<usize>,
     /// The decisions in the order they were taken (the certificate's tree).
     pub path: Vec<super::tree_proof::Decision>,
-    pub fixed: Vec<(usize, bool)>,
+    pub fixed: Fixings,
     /// The rest of a branching to finish at the node, if any (else the node is searched).
     pub rest: Option<Branching>,
     /// A lower bound on the cost of every placement in the subtree.
@@ -74,6 +74,26 @@ pub(super) struct Task {
     /// first levels of a large task ([`super::strong::TOP`]) as if the node were still part
     /// of it.
     pub within: Option<(usize, Arc<AtomicU64>)>,
+}
+
+/// Variables with their values, four bytes each (against sixteen for a pair): a search a
+/// level at a time keeps hundreds of thousands of tasks waiting.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Fixings(Vec<u32>);
+
+impl Fixings {
+    /// Each variable with its value (`true`: placed), in order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, bool)> + '_ {
+        self.0.iter().map(|&packed| ((packed >> 1) as usize, packed & 1 == 1))
+    }
+}
+
+impl FromIterator<(usize, bool)> for Fixings {
+    fn from_iter<I: IntoIterator<Item = (usize, bool)>>(fixings: I) -> Fixings {
+        // A program has at most a few pieces per square of a board of at most 64x64
+        // (`MAX_SIDE`), far fewer than 2^31 variables.
+        Fixings(fixings.into_iter().map(|(v, one)| (v as u32) << 1 | u32::from(one)).collect())
+    }
 }
 
 /// Cuts separated for one subtree ([`super::cuts::for_subtree`]): rows over the program's
@@ -457,6 +477,14 @@ fn queued(tasks: Vec<Task>, step: i64) -> Queued<Task> {
 mod tests {
     use super::*;
     use std::sync::mpsc::channel;
+
+    #[test]
+    fn fixings_give_back_each_variable_with_its_value_in_order() {
+        let given = [(7, true), (0, false), (0, true), ((1 << 30) + 3, false), ((1 << 31) - 1, true)];
+        let fixings: Fixings = given.into_iter().collect();
+        assert_eq!(fixings.iter().collect::<Vec<_>>(), given);
+        assert_eq!(Fixings::default().iter().count(), 0);
+    }
 
     fn bounds(events: &std::sync::mpsc::Receiver<Message>) -> Vec<usize> {
         events

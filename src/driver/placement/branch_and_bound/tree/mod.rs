@@ -224,7 +224,7 @@ impl<'a> Worker<'a> {
         self.cx.pool.publish(self.me, task.bound, &self.events);
         self.path.clone_from(&task.path);
         self.load_cuts(&task);
-        for &(v, one) in &task.fixed {
+        for (v, one) in task.fixed.iter() {
             self.problem.assign(v, one, &mut self.lp);
         }
         let mut feasible = true;
@@ -316,7 +316,7 @@ impl<'a> Worker<'a> {
 
     /// The zero-half cuts that hold below `task` (at its start, nothing assigned yet), if any.
     fn separate_cuts(&mut self, task: &Task) -> Option<Arc<CutSet>> {
-        let mut fixed = task.fixed.clone();
+        let mut fixed: Vec<(usize, bool)> = task.fixed.iter().collect();
         fixed.extend(task.ones.iter().map(|&v| (v, true)));
         fixed.extend(task.zeros.iter().map(|&v| (v, false)));
         let base = self.without_subtree_cuts.as_ref().map_or(&self.problem, |(problem, _)| problem);
