@@ -76,9 +76,11 @@ mod basic_terms;
 mod inverse;
 mod kernels;
 mod pivot;
+mod saved_basis;
 
 use basic_terms::BasicTerms;
 use inverse::Inverse;
+pub use saved_basis::SavedBasis;
 
 /// Pivots between two rebuilds of `B⁻¹` from the basis (a pivot whose element disagrees
 /// between its row and its column rebuilds it sooner). Each copy of a relaxation counts on

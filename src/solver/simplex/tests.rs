@@ -127,3 +127,31 @@ fn follows_the_basis_through_warm_starts(reaches: impl Fn(i32, i32) -> bool, kee
     }
     assert!(lp.pivots > 50, "only {} pivots", lp.pivots);
 }
+
+/// A saved basis taken up again, after the program moved elsewhere, gives back the optimum
+/// without a pivot; one of another program is refused.
+#[test]
+fn a_saved_basis_brings_the_optimum_back_without_pivots() {
+    let rows = vec![
+        (vec![(0, 1.0), (2, 1.0)], RowKind::AtLeast, 1.0),
+        (vec![(0, 1.0), (1, 1.0)], RowKind::AtLeast, 1.0),
+        (vec![(1, 1.0), (2, 1.0), (3, 1.0)], RowKind::AtLeast, 1.0),
+        (vec![(3, 1.0), (0, 1.0)], RowKind::AtLeast, 1.0),
+    ];
+    let mut lp = Lp::new(&[1.0, 1.0, 1.0, 2.0], &rows);
+    lp.set_bounds(1, 0.0, 0.0);
+    let LpStatus::Optimal(optimum) = lp.solve(f64::INFINITY) else { panic!("feasible") };
+    let saved = lp.saved_basis();
+    lp.set_bounds(1, 0.0, 1.0);
+    lp.set_bounds(0, 0.0, 0.0);
+    assert!(matches!(lp.solve(f64::INFINITY), LpStatus::Optimal(_)));
+    lp.set_bounds(0, 0.0, 1.0);
+    lp.set_bounds(1, 0.0, 0.0);
+    assert!(lp.take_basis(&saved));
+    assert!(inverse_error(&lp) < 1e-9);
+    let before = lp.pivots;
+    assert_eq!(lp.solve(f64::INFINITY), LpStatus::Optimal(optimum));
+    assert_eq!(lp.pivots, before);
+    let other = Lp::new(&[1.0, 1.0], &[(vec![(0, 1.0), (1, 1.0)], RowKind::AtLeast, 1.0)]);
+    assert!(!lp.take_basis(&other.saved_basis()));
+}

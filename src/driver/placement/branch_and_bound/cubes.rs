@@ -107,6 +107,7 @@ impl Cube {
             depth: 0,
             cuts: None,
             within: None,
+            basis: None,
         })
     }
 }

@@ -41,6 +41,7 @@ use queue::{Queued, Waiting};
 mod queue;
 
 use crate::driver::{Event, SearchStats};
+use crate::solver::simplex::SavedBasis;
 
 /// A subtree: the node reached from the root by placing `ones` and emptying `zeros` (the
 /// branching decisions, which the symmetry group of the node fixes), with the values that
@@ -74,6 +75,10 @@ pub(super) struct Task {
     /// first levels of a large task ([`super::strong::TOP`]) as if the node were still part
     /// of it.
     pub within: Option<(usize, Arc<AtomicU64>)>,
+    /// For a node that waits for its level, the basis its relaxation ended at: the thread
+    /// that takes the node rebuilds its inverse from it, instead of pivoting there from the
+    /// basis of another node.
+    pub basis: Option<SavedBasis>,
 }
 
 /// Variables with their values, four bytes each (against sixteen for a pair): a search a
