@@ -30,7 +30,7 @@ impl Lp {
     pub fn take_basis(&mut self, saved: &SavedBasis) -> bool {
         let width = self.width();
         let basic = |c: usize| saved.bits[c / 64] >> (c % 64) & 1 == 1;
-        if saved.width != width || (0..width).filter(|&c| basic(c)).count() != self.m {
+        if saved.width != width || saved.bits.iter().map(|word| word.count_ones() as usize).sum::<usize>() != self.m {
             return false;
         }
         self.basis.clear();

@@ -105,9 +105,7 @@ impl Cube {
             // The cube's search reports how far it has come through the cube's own tree.
             share: 1.0,
             depth: 0,
-            cuts: None,
-            within: None,
-            basis: None,
+            ..Task::default()
         })
     }
 }

@@ -10,24 +10,25 @@
 //! on one thread.
 //!
 //! A search started again from its open nodes can go a level of the bound at a time
-//! ([`Pool::defers`], [`super::Ingredients::levels`]): a thread queues each node whose bound rounds up above both the proven
-//! bound and its task's, and the queue hands out the lowest level first ([`queue`]), so the
-//! proven bound rises as soon as the nodes below it are searched instead of when the subtree
-//! of lowest bound is searched whole. Nearly all of a proof lies in its last level: in cube 93
-//! of a knight domination 20x20 split (bound 57.46, cutoff 61; one thread), 92,199 of its
-//! 95,854 nodes were children of nodes whose bound lay between 60 and 61, 3,460 between 59
-//! and 60, 188 between 58 and 59; in cube 45 of an 18x18 split (cutoff 51), 39,875 of 41,358
-//! between 50 and 51. So the levels below the last cost a few percent of the nodes, and a
-//! long search stopped early reports a bound that says how close it came. But a node that
-//! waits is solved twice, the second time from another node's basis, and the proof takes
-//! longer: knight domination 18x18 on one thread, side by side, was proved depth first in
-//! 1,749 s (1.08 million nodes, 59.3 million pivots), and a level at a time had not finished
-//! after 1,800 s (bound 51, 4,351 subtrees open, 60.8 million pivots); 20x20 on two threads
-//! reached the bound 60 after 11.6 minutes, where depth first reached 57 after 34. So it is
-//! asked for (`--levels`), not the default. A first version that started a waiting node's
-//! count of nodes afresh lost the strong branching of its cube's top levels
-//! ([`Task::within`]): 17x17 (two threads) took 24.2 to 35.0 s (five runs) against 22.2 to
-//! 29.6 s depth first (six runs), and 21.9 and 23.6 s once it kept them.
+//! ([`Pool::defers`], [`super::Ingredients::levels`]): a thread queues each node whose bound
+//! rounds up above both the proven bound and its task's, and the queue hands out the lowest
+//! level first ([`queue`]), so the proven bound rises as soon as the nodes below it are
+//! searched instead of when the subtree of lowest bound is searched whole. Nearly all of a
+//! proof lies in its last level: in cube 93 of a knight domination 20x20 split (bound 57.46,
+//! cutoff 61; one thread), 92,199 of its 95,854 nodes were children of nodes whose bound lay
+//! between 60 and 61, 3,460 between 59 and 60, 188 between 58 and 59; in cube 45 of an 18x18
+//! split (cutoff 51), 39,875 of 41,358 between 50 and 51. So the levels below the last cost a
+//! few percent of the nodes, and a long search stopped early reports a bound that says how
+//! close it came. A node that waits keeps the basis its relaxation ended at ([`Task::basis`]).
+//! But the proof takes longer: knight domination 18x18 on one thread, side by side, before
+//! the saved bases, was proved depth first in 1,749 s (1.08 million nodes, 59.3 million
+//! pivots), and a level at a time had not finished after 1,800 s (bound 51, 4,351 subtrees
+//! open, 60.8 million pivots); with them, on two threads, a level at a time took 748 s against
+//! 675 s depth first. 20x20 on two threads reached the bound 60 after 10.3 minutes, where
+//! depth first reached 57 after 34. So it is asked for (`--levels`), not the default. A first
+//! version that started a waiting node's count of nodes afresh lost the strong branching of
+//! its cube's top levels ([`Task::within`]): 17x17 (two threads) took 24.2 to 35.0 s (five
+//! runs) against 22.2 to 29.6 s depth first (six runs), and 21.9 and 23.6 s once it kept them.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -206,7 +207,7 @@ impl Pool {
     pub fn with_tasks(threads: usize, tasks: Vec<Task>, step: i64, maximise: bool, eager: bool) -> Pool {
         Pool {
             queue: Mutex::new(Queue {
-                tasks: queued(tasks, step),
+                tasks: tasks.into_iter().map(|task| (level(task.bound, step), task)).collect(),
                 busy: 0,
                 waiting: 0,
                 open: vec![f64::INFINITY; threads],
@@ -467,15 +468,6 @@ fn level(bound: f64, step: i64) -> i64 {
     } else {
         round_up_bound(bound, step)
     }
-}
-
-/// A queue of `tasks`, each at its level.
-fn queued(tasks: Vec<Task>, step: i64) -> Queued<Task> {
-    let mut queued = Queued::new();
-    for task in tasks {
-        queued.push(level(task.bound, step), task);
-    }
-    queued
 }
 
 #[cfg(test)]

@@ -78,6 +78,17 @@ impl<Task: Waiting> Queued<Task> {
     }
 }
 
+impl<Task: Waiting> FromIterator<(i64, Task)> for Queued<Task> {
+    /// A queue of tasks, each given with its level.
+    fn from_iter<I: IntoIterator<Item = (i64, Task)>>(tasks: I) -> Queued<Task> {
+        let mut queued = Queued::new();
+        for (level, task) in tasks {
+            queued.push(level, task);
+        }
+        queued
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::level;
@@ -98,11 +109,7 @@ mod tests {
 
     /// A queue of `tasks`, each with its level: its bound rounded up to a multiple of `step`.
     fn queue(tasks: Vec<Task>, step: i64) -> Queued<Task> {
-        let mut queued = Queued::new();
-        for task in tasks {
-            queued.push(level(task.bound, step), task);
-        }
-        queued
+        tasks.into_iter().map(|task| (level(task.bound, step), task)).collect()
     }
 
     fn task(bound: f64, cuts: u64, depth: usize) -> Task {

@@ -431,9 +431,7 @@ impl<'a> Worker<'a> {
             bound: frame.bound,
             share: frame.share_from(frame.child + 1),
             depth,
-            cuts: None,
-            within: None,
-            basis: None,
+            ..Task::default()
         };
         self.cx.pool.give(task);
     }
@@ -462,9 +460,7 @@ impl<'a> Worker<'a> {
             bound,
             share: self.share,
             depth: self.task_depth + self.frames.len(),
-            cuts: None,
-            within: None,
-            basis: None,
+            ..Task::default()
         }
     }
 
