@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::knights_sat;
 use common::random::random_exchange;
+use common::{knights_sat, Scratch};
 use knights_sat::certify::traced_exchange::first_horizon;
 use knights_sat::certify::{certify_traced_exchange, stated_horizon, verify, ProofCompression};
 use knights_sat::encodings::geometry::PieceKind;
@@ -16,8 +16,9 @@ use knights_sat::encodings::puzzle::{to_toml, Puzzle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn work_dir(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("knights-sat-traced-exchange-{}-{name}", std::process::id()))
+/// A directory for one certificate, removed when the test is done with it.
+fn work_dir(name: &str) -> Scratch {
+    Scratch::new("traced-exchange", name)
 }
 
 #[test]
@@ -40,7 +41,6 @@ fn exchanges_certify_themselves_at_the_breadth_first_optimum() {
         let horizon = if short { optimum - 1 } else { first_horizon(&exchange).max(optimum) };
         let puzzle = Puzzle::Exchange(exchange.clone());
         let dir = work_dir(&format!("exchange-{i}"));
-        let _ = std::fs::remove_dir_all(&dir);
         let how = (ProofCompression::None, order);
         let certificate = certify_traced_exchange(&puzzle, &to_toml(&puzzle), horizon, &dir, how, &mut |_| {})
             .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {exchange:?}"));

@@ -4,6 +4,9 @@
 //! trace does. A proof with one clause of the search stated without the step it holds from,
 //! or with a conclusion one move too high, is rejected.
 
+mod common;
+
+use common::Scratch;
 use knights_sat::certify::traced_tour::{applies, colour_bound};
 use knights_sat::certify::{certify_traced_tour, tour_cap_model, verify, ProofCompression};
 use knights_sat::encodings::geometry::{Board, PieceKind, Square};
@@ -13,8 +16,9 @@ use knights_sat::encodings::puzzle::{to_toml, Puzzle};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn work_dir(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("knights-sat-traced-tour-{}-{name}", std::process::id()))
+/// A directory for one certificate, removed when the test is done with it.
+fn work_dir(name: &str) -> Scratch {
+    Scratch::new("traced-tour", name)
 }
 
 /// A lone knight free to start anywhere on a board of 4 to 6 squares a side, perhaps with a
@@ -50,7 +54,6 @@ fn tours_from_any_square_certified_by_their_search_at_the_breadth_first_optimum(
         let Ok(Some(optimum)) = optimal_tour(&puzzle, 500_000) else { continue };
         assert!(colour_bound(&puzzle) <= optimum.moves, "puzzle {i}: the colour bound passes the optimum: {puzzle:?}");
         let dir = work_dir(&format!("tour-{i}"));
-        let _ = std::fs::remove_dir_all(&dir);
         let wrapped = Puzzle::Tour(puzzle.clone());
         let certificate =
             certify_traced_tour(&wrapped, &to_toml(&wrapped), 200, &dir, ProofCompression::None, &mut |_| {})

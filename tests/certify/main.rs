@@ -5,19 +5,17 @@
 mod common;
 mod tampering;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{knights_sat, puzzle_file};
+use common::{knights_sat, puzzle_file, Scratch};
 
-/// A fresh, empty directory for one certificate.
-fn fresh_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("knights-sat-certify-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh, empty directory for one certificate, removed when the test is done with it.
+fn fresh_dir(name: &str) -> Scratch {
+    Scratch::new("certify", name)
 }
 
 /// Solves `puzzle` with `--certify` into a fresh directory and returns it.
-fn certify(puzzle: &str, name: &str) -> PathBuf {
+fn certify(puzzle: &str, name: &str) -> Scratch {
     let dir = fresh_dir(name);
     let run = knights_sat(&["solve", "--quiet", puzzle, "--certify", dir.to_str().unwrap()]);
     assert_eq!(run.code, 0, "solve --certify failed: {}{}", run.stdout, run.stderr);
@@ -31,7 +29,7 @@ fn verify(dir: &Path) -> common::Run {
 }
 
 /// Copies a certificate so that one test may spoil the copy.
-fn copy(dir: &Path, name: &str) -> PathBuf {
+fn copy(dir: &Path, name: &str) -> Scratch {
     let to = fresh_dir(name);
     std::fs::create_dir_all(&to).unwrap();
     for entry in std::fs::read_dir(dir).unwrap() {

@@ -17,6 +17,7 @@ mod tours;
 use std::path::Path;
 
 use common::random::random_exchange;
+use common::Scratch;
 
 use knights_sat::certify::{
     check, prove_optimal, prove_optimal_until, Argument, Bounds, CanonicalOrder, CanonicalOrderUse, CertifyError,
@@ -72,8 +73,9 @@ fn write_proof(
     (opb, pbp)
 }
 
-fn work_dir(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("knights-sat-certify-diff-{}-{name}", std::process::id()))
+/// A directory for one proof, removed when the test is done with it.
+fn work_dir(name: &str) -> Scratch {
+    Scratch::new("certify-diff", name)
 }
 
 #[test]

@@ -31,7 +31,6 @@ fn weighted_placements_certified_at_the_exhaustive_optimum() {
         };
         assert_eq!(value, optimum, "puzzle {i}: {puzzle:?}");
         let dir = work_dir(&format!("placement-{i}"));
-        let _ = std::fs::remove_dir_all(&dir);
         let puzzle = Puzzle::Placement(puzzle);
         certify(&puzzle, &to_toml(&puzzle), &solution, value, &dir, ProofCompression::None)
             .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {puzzle:?}"));
@@ -96,7 +95,6 @@ fn placements_certified_from_the_branch_and_bound_tree_at_the_exhaustive_optimum
         assert_eq!(value, optimum, "puzzle {i}: {puzzle:?}");
         let tree = tree.unwrap_or_else(|| panic!("puzzle {i}: a certified search logs its tree"));
         let dir = work_dir(&format!("tree-{i}"));
-        let _ = std::fs::remove_dir_all(&dir);
         let wrapped = Puzzle::Placement(puzzle.clone());
         let certificate =
             certify_with(&wrapped, &to_toml(&wrapped), &solution, value, &dir, ProofCompression::None, Some(&tree))
@@ -213,7 +211,6 @@ fn placements_certified_by_the_core_guided_search_as_it_runs() {
         }
         let Ok(Some(optimum)) = optimal_placement(&puzzle, 2_000_000) else { continue };
         let dir = work_dir(&format!("core-guided-{i}"));
-        let _ = std::fs::remove_dir_all(&dir);
         let wrapped = Puzzle::Placement(puzzle.clone());
         let certificate = knights_sat::certify::certify_core_guided(
             &wrapped,

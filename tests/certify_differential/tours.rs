@@ -13,6 +13,7 @@ use knights_sat::solver::SolverKind;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::common::Scratch;
 use super::{certify_and_check, refuter, work_dir, write_proof, SEED};
 
 /// A tour shipped with the project (`relative` to the repository) and the driver's optimal
@@ -64,15 +65,17 @@ fn optimal_route(puzzle: &TourPuzzle, i: usize) -> Route {
 
 /// Certifies `route` optimal with value `value` on the certified model of `puzzle` (the route
 /// model of a listed order for the fewest moves, else the at-most model) and checks that VeriPB
-/// concludes exactly that value.
-fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str, refuter: Refuter) {
+/// concludes exactly that value; the directory of the proof.
+fn certify_route(puzzle: &TourPuzzle, route: &Route, value: usize, name: &str, refuter: Refuter) -> Scratch {
     let (model, assignment, colour) = tour_certified(puzzle, route, value).unwrap();
     if puzzle.objective == TourObjective::Steps {
         assert!(!matches!(colour, Some(Argument::Lone(_))), "a lone knight's argument counts moves");
     }
-    let bounds = certify_and_check(&model, &assignment, &work_dir(name), colour.as_ref(), refuter);
+    let dir = work_dir(name);
+    let bounds = certify_and_check(&model, &assignment, &dir, colour.as_ref(), refuter);
     let value = value as i64;
     assert_eq!(bounds, Bounds { lower: value, upper: value }, "{name}: {puzzle:?}");
+    dir
 }
 
 #[test]
@@ -86,8 +89,8 @@ fn tours_certified_at_the_breadth_first_optimum() {
         let route = optimal_route(&puzzle, i);
         assert_eq!(route.moves(), optimum.moves, "puzzle {i}");
         let name = format!("tour-{i}");
-        certify_route(&puzzle, &route, optimum.moves, &name, refuter(i));
-        let proof = std::fs::read_to_string(work_dir(&name).join("proof.pbp")).unwrap();
+        let dir = certify_route(&puzzle, &route, optimum.moves, &name, refuter(i));
+        let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
         let distance = proof.contains("the distance argument");
         let listed = puzzle.order == VisitOrder::Listed;
         assert_eq!(distance, listed && optimum.moves > 0, "puzzle {i}: {puzzle:?}");
@@ -117,8 +120,8 @@ fn the_distance_argument_is_checked_and_a_bound_claimed_too_high_is_rejected() {
     let (puzzle, route) = shipped_tour("puzzles/finegold.toml");
     assert_eq!(route.moves(), 158, "the published answer");
     let name = "distance-finegold";
-    certify_route(&puzzle, &route, 158, name, Refuter::Varisat);
-    let proof = std::fs::read_to_string(work_dir(name).join("proof.pbp")).unwrap();
+    let dir = certify_route(&puzzle, &route, 158, name, Refuter::Varisat);
+    let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
     assert!(proof.contains("the distance argument: every route through the legs takes 158 moves"));
     let (model, assignment, argument) = tour_certified(&puzzle, &route, 158).unwrap();
     let Some(Argument::Distances(mut argument)) = argument else { panic!("no distance argument") };
@@ -186,8 +189,8 @@ fn tours_of_several_knights_certified_by_the_colour_count_at_the_optimum() {
         let value = if objective == TourObjective::Moves { optimum.moves } else { optimum.steps };
         let route = optimal_route(&puzzle, i);
         let name = format!("crowded-{i}");
-        certify_route(&puzzle, &route, value, &name, refuter(i));
-        let proof = std::fs::read_to_string(work_dir(&name).join("proof.pbp")).unwrap();
+        let dir = certify_route(&puzzle, &route, value, &name, refuter(i));
+        let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
         certified[i % 2] += 1;
         counted[i % 2] += usize::from(proof.contains("the colour count"));
     }
@@ -207,8 +210,7 @@ fn the_colour_count_is_checked_line_by_line() {
     let (puzzle, route) = shipped_tour("puzzles/bench-tours/queen-d5-two-knights-steps.toml");
     assert_eq!(route.time_steps(), 22, "the suite's optimum");
     let name = "count-d5";
-    certify_route(&puzzle, &route, 22, name, Refuter::Varisat);
-    let dir = work_dir(name);
+    let dir = certify_route(&puzzle, &route, 22, name, Refuter::Varisat);
     let proof = std::fs::read_to_string(dir.join("proof.pbp")).unwrap();
     assert!(proof.contains("the colour count"), "not decided by the count");
     let spoiled = |change: &dyn Fn(&str) -> Option<String>| {

@@ -6,7 +6,9 @@ pub mod formula;
 pub mod random;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// What a run of the binary produced.
@@ -37,6 +39,48 @@ pub fn puzzle_file(name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("temp file");
     path
+}
+
+/// A directory of one test under the temporary directory, `knights-sat-{kind}-{pid}-{name}`:
+/// emptied when made, and removed once its test is done with it, unless the test is failing
+/// (then it stays, to be looked at). Dereferences to its path; whoever writes into it creates
+/// it.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// The directory `name` of this process's tests of `kind`, with nothing in it.
+    pub fn new(kind: &str, name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("knights-sat-{kind}-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Scratch(dir)
+    }
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<OsStr> for Scratch {
+    fn as_ref(&self) -> &OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// Sends `signal` to the running child `pid` once it catches it (its handler is in place),
