@@ -350,6 +350,7 @@ fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 mod tests {
     use super::*;
 
+    /// An empty directory for one test, which removes it once its checks have passed.
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("knights-sat-proof-file-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -367,6 +368,7 @@ mod tests {
         assert_eq!(find(&dir).unwrap(), stored.path);
         let mut text = String::new();
         open(&stored.path).unwrap().read_to_string(&mut text).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
         (stored, text)
     }
 
@@ -399,6 +401,7 @@ mod tests {
         let mut text = String::new();
         open(&stored.path).unwrap().read_to_string(&mut text).unwrap();
         assert_eq!((text.lines().count(), text.len() as u64), (100, stored.text_bytes));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The gzip copy made alongside the text is the proof once it is long, and is dropped when
@@ -420,6 +423,7 @@ mod tests {
             open(&stored.path).unwrap().read_to_string(&mut text).unwrap();
             assert_eq!((text.lines().count(), text.len() as u64), (20_000, stored.text_bytes));
             assert!(text.ends_with("rup +1 x19999 >= 1 ;\n"));
+            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 
@@ -431,6 +435,7 @@ mod tests {
         assert_eq!(find(&dir).unwrap(), dir.join(PROOF));
         std::fs::write(dir.join(PROOF_GZ), b"").unwrap();
         assert!(find(&dir).unwrap_err().contains("both"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
