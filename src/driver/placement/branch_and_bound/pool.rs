@@ -26,11 +26,11 @@
 //! open, 60.8 million pivots); with them, on two threads, a level at a time took 748 s against
 //! 675 s depth first, and on one thread, side by side, 1,516 s (1.43 million nodes, 67.0
 //! million pivots; the bound 51 after 124 s) against 1,348 s (1.08 million nodes, 59.3
-//! million pivots; 49 after 744 s). The extra nodes come with fewer cuts of cubes' own: 755
-//! against 1,090. Depth first, a task far below the cutoff hands the rest of its shallowest
-//! branching on every 20,000 nodes, and each piece separates cuts for its subtree; a level at
-//! a time, a task searches only its level and seldom runs that long, and the nodes that wait
-//! keep their ancestor's cuts. That is a likely cause, not yet measured apart. 20x20 on two
+//! million pivots; 49 after 744 s). Neither the nodes that waited (26,506) nor the cuts of
+//! cubes' own (755 against 1,090 separated) account for the extra nodes: without those cuts
+//! (`--no-cube-cuts`, side by side again), depth first proved it in 1,781 s (1.41 million
+//! nodes), and a level at a time had 3,056 subtrees open after 1,800 s and 1.69 million
+//! nodes. 20x20 on two
 //! threads reached the bound 60 after 10.3 minutes, where depth first reached 57 after 34. So
 //! it is asked for (`--levels`), not the default. A first
 //! version that started a waiting node's count of nodes afresh lost the strong branching of
