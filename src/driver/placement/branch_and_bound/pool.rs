@@ -20,22 +20,21 @@
 //! split (cutoff 51), 39,875 of 41,358 between 50 and 51. So the levels below the last cost a
 //! few percent of the nodes, and a long search stopped early reports a bound that says how
 //! close it came. A node that waits keeps the basis its relaxation ended at ([`Task::basis`]).
-//! But the proof takes longer: knight domination 18x18 on one thread, side by side, before
-//! the saved bases, was proved depth first in 1,749 s (1.08 million nodes, 59.3 million
-//! pivots), and a level at a time had not finished after 1,800 s (bound 51, 4,351 subtrees
-//! open, 60.8 million pivots); with them, on two threads, a level at a time took 748 s against
-//! 675 s depth first, and on one thread, side by side, 1,516 s (1.43 million nodes, 67.0
-//! million pivots; the bound 51 after 124 s) against 1,348 s (1.08 million nodes, 59.3
-//! million pivots; 49 after 744 s). Neither the nodes that waited (26,506) nor the cuts of
-//! cubes' own (755 against 1,090 separated) account for the extra nodes: without those cuts
-//! (`--no-cube-cuts`, side by side again), depth first proved it in 1,781 s (1.41 million
-//! nodes), and a level at a time had 3,056 subtrees open after 1,800 s and 1.69 million
-//! nodes. 20x20 on two
-//! threads reached the bound 60 after 10.3 minutes, where depth first reached 57 after 34. So
-//! it is asked for (`--levels`), not the default. A first
-//! version that started a waiting node's count of nodes afresh lost the strong branching of
-//! its cube's top levels ([`Task::within`]): 17x17 (two threads) took 24.2 to 35.0 s (five
-//! runs) against 22.2 to 29.6 s depth first (six runs), and 21.9 and 23.6 s once it kept them.
+//! But the proof takes longer: knight domination 18x18 on one thread, side by side, before the
+//! saved bases, was proved depth first in 1,749 s (1.08 million nodes, 59.3 million pivots),
+//! and a level at a time had not finished after 1,800 s (bound 51, 4,351 subtrees open, 60.8
+//! million pivots); with them, on two threads, a level at a time took 748 s against 675 s
+//! depth first, and on one thread, side by side, 1,516 s (1.43 million nodes, 67.0 million
+//! pivots; the bound 51 after 124 s) against 1,348 s (1.08 million nodes, 59.3 million pivots;
+//! 49 after 744 s). Neither the nodes that waited (26,506) nor the cuts of cubes' own (755
+//! against 1,090 separated) account for the extra nodes: without those cuts (`--no-cube-cuts`,
+//! side by side again), depth first proved it in 1,781 s (1.41 million nodes), and a level at
+//! a time had 3,056 subtrees open after 1,800 s and 1.69 million nodes. 20x20 on two threads
+//! reached the bound 60 after 10.3 minutes, where depth first reached 57 after 34. So it is
+//! asked for (`--levels`), not the default. A first version that started a waiting node's
+//! count of nodes afresh lost the strong branching of its cube's top levels
+//! ([`Task::within`]): 17x17 (two threads) took 24.2 to 35.0 s (five runs) against 22.2 to
+//! 29.6 s depth first (six runs), and 21.9 and 23.6 s once it kept them.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
