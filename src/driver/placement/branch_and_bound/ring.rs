@@ -37,6 +37,17 @@
 //! 163,040 nodes in 185 s, against 69,531 in 61 s without it): measurements of strong
 //! branching allowed 100 pivots instead of 40 (225,168 nodes), and every row of the simplex
 //! scaled to a largest coefficient of 1 (158,076 nodes).
+//!
+//! Nor does the ring's bound pay as a test at the nodes, with no row added. At each node
+//! whose bound lay within 1 of the cutoff, the node's own multipliers of the rows outside the
+//! ring were kept and the ring's covers priced exactly under its fixings (the sweep dropping
+//! every partial cover already dearer than the cutoff allows): a Lagrangian bound at least the
+//! relaxation's, which closes the node when it passes the cutoff. Knight domination 17x17 on
+//! one thread (one run each): of 16,590 nodes tested, 109 closed (0.7%), 34,797 nodes in
+//! 104 s against 35,509 in 47.8 s without it, about 3.4 ms a test. Multipliers that are
+//! optimal for the relaxation nearly always leave a cover of the ring among the variables of
+//! reduced cost 0; the ring's bound needs multipliers of its own, which column generation
+//! takes seconds to find.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
