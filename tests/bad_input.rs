@@ -303,7 +303,7 @@ fn weights_too_large_and_bounds_too_big_for_the_totalizer_are_refused() {
 
 #[test]
 fn verify_refuses_a_stated_value_out_of_range_before_building_its_model() {
-    let dir = std::env::temp_dir().join(format!("knights-sat-tests-{}-huge-value", std::process::id()));
+    let dir = common::Scratch::new("tests", "huge-value");
     std::fs::create_dir_all(&dir).unwrap();
     let puzzle = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/guarini.toml")).unwrap();
     std::fs::write(dir.join("puzzle.toml"), puzzle).unwrap();
@@ -313,13 +313,12 @@ fn verify_refuses_a_stated_value_out_of_range_before_building_its_model() {
         std::fs::write(dir.join("solution.txt"), format!("knights-sat solution\nvalue {value}\n")).unwrap();
         refuses(&["verify", dir.to_str().unwrap()], "out of range");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_proof_number_past_sixty_four_bits_fails_the_check_without_a_panic() {
     // Found by tests/fuzz.rs: VeriPB panics on such a number; `verify` names the line instead.
-    let dir = std::env::temp_dir().join(format!("knights-sat-tests-{}-big-number", std::process::id()));
+    let dir = common::Scratch::new("tests", "big-number");
     let run =
         knights_sat(&["solve", "puzzles/knights-domination-8x8.toml", "--quiet", "--certify", dir.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -337,5 +336,4 @@ fn a_proof_number_past_sixty_four_bits_fails_the_check_without_a_panic() {
         "{}",
         run.stdout
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -94,9 +94,10 @@ mod highs {
         let model = linear_model(puzzle, question).expect("a linear model");
         let mut text = Vec::new();
         write_lp(&model, &mut text).expect("LP text");
-        let dir = std::env::temp_dir().join(format!("knights-sat-lp-{}", std::process::id()));
+        let name = format!("{}-{question:?}", puzzle.name().unwrap_or("puzzle")).replace(' ', "_");
+        let dir = crate::common::Scratch::new("lp", &name);
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{}-{question:?}.lp", puzzle.name().unwrap_or("puzzle")).replace(' ', "_"));
+        let path = dir.join(format!("{name}.lp"));
         std::fs::write(&path, text).unwrap();
         let (status, objective) = solve_lp_file(&path).expect("HiGHS reads the file");
         // HiGHS answers in floating point (19.99999999999935 for 20).

@@ -10,6 +10,7 @@ use std::ffi::OsStr;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What a run of the binary produced.
 pub struct Run {
@@ -32,13 +33,34 @@ pub fn knights_sat(args: &[&str]) -> Run {
     }
 }
 
-/// Writes `text` to a fresh file named `name` in a per-process temporary directory.
-pub fn puzzle_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("knights-sat-tests-{}", std::process::id()));
+/// Writes `text` to a fresh file named `name`, in a [`Scratch`] directory of its own that goes
+/// with it (unless its test is failing). Dereferences to the file's path.
+pub fn puzzle_file(name: &str, text: &str) -> PuzzleFile {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = Scratch::new("tests", &format!("{}-{name}", NEXT.fetch_add(1, Ordering::Relaxed)));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
     std::fs::write(&path, text).expect("temp file");
-    path
+    PuzzleFile { path, _dir: dir }
+}
+
+/// A file written by [`puzzle_file`], removed with its directory when dropped.
+pub struct PuzzleFile {
+    path: PathBuf,
+    _dir: Scratch,
+}
+
+impl Deref for PuzzleFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for PuzzleFile {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// A directory of one test under the temporary directory, `knights-sat-{kind}-{pid}-{name}`:
