@@ -293,7 +293,10 @@ const RESTART_NODES: u64 = 5_000;
 /// cuts against without): bound 51.6, 498 s against 822 s; about 53, 78 s against 90 s;
 /// about 53.5, 18 s against 16 s; about 54, 5 s against 4 s. Knight domination 17x17 (two
 /// threads), whose cubes are small: 31 s with this gap (no cube so far below), 34 s with
-/// 1.5, 51 s with cuts in every cube, 31.5 s with none.
+/// 1.5, 51 s with cuts in every cube, 31.5 s with none. Knight domination 20x20, four cubes
+/// of one split (`--cubes 116`, cubes 93, 85, 15 and 101; one thread each, side by side, one
+/// run): with 2.0, so that more of the tasks handed over separate cuts too, 293,527 nodes in
+/// 716 s against 313,613 in 734 s. Fewer nodes in each cube, but the time within the noise.
 const SUBTREE_CUTS_GAP: f64 = 3.0;
 
 /// Where cubes separate cuts of their own ([`SUBTREE_CUTS_GAP`]), a task hands the rest of its
