@@ -6,20 +6,13 @@
 
 mod common;
 
-use common::{bench_rows, knights_sat};
+use common::{bench_rows, knights_sat, Scratch};
 use serde_json::Value;
 
 fn json(args: &[&str]) -> (i32, Value) {
     let run = knights_sat(args);
     let value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout));
     (run.code, value)
-}
-
-/// A fresh temporary path for this process.
-fn scratch(name: &str) -> std::path::PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    std::env::temp_dir().join(format!("knights-sat-claims-{}-{n}-{name}", std::process::id()))
 }
 
 #[test]
@@ -109,7 +102,7 @@ fn a_large_board_stopped_early_has_a_placement() {
 #[test]
 fn certify_refuses_what_it_cannot_certify_after_printing_the_answer() {
     // Blocked lines have no linear model: refused, exit 1, after the answer.
-    let dir = scratch("certificate");
+    let dir = Scratch::new("claims", "certificate");
     let args = ["solve", "--certify", dir.to_str().unwrap(), "domination", "--board", "4x4", "--pieces", "RB"];
     let run = knights_sat(&[&args[..], &["--attacks", "blocked"]].concat());
     assert_eq!(run.code, 1, "{}", run.stderr);
@@ -143,7 +136,9 @@ fn sixty_four_by_sixty_four_boards_solve() {
 #[test]
 fn export_to_a_file_writes_what_stdout_gets() {
     for format in ["dimacs", "opb", "lp"] {
-        let path = scratch(&format!("guarini.{format}"));
+        let dir = Scratch::new("claims", &format!("export-{format}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("guarini.{format}"));
         let args = ["export", "puzzles/guarini.toml", "--format", format, "--horizon", "16"];
         let to_stdout = knights_sat(&args);
         assert_eq!(to_stdout.code, 0, "{}", to_stdout.stderr);
@@ -154,13 +149,12 @@ fn export_to_a_file_writes_what_stdout_gets() {
         assert!(run.stdout.is_empty(), "nothing on stdout with -o: {}", run.stdout);
         let written = std::fs::read_to_string(&path).expect("the file is written");
         assert!(written.len() > 1000 && written == to_stdout.stdout, "{format}: the file holds the export");
-        std::fs::remove_file(&path).ok();
     }
 }
 
 #[test]
 fn the_default_benchmark_suite_runs_every_puzzle_to_an_optimum() {
-    let out = scratch("bench");
+    let out = Scratch::new("claims", "bench");
     let run = knights_sat(&["bench", "--solvers", "varisat", "--timeout", "120", "--out", out.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let rows = bench_rows(&run.stdout);
@@ -178,5 +172,4 @@ fn the_default_benchmark_suite_runs_every_puzzle_to_an_optimum() {
     }
     let csv = std::fs::read_to_string(out.join("results.csv")).expect("results.csv");
     assert_eq!(csv.lines().count(), rows.len() + 1, "a header and a line per run");
-    std::fs::remove_dir_all(&out).ok();
 }
