@@ -9,30 +9,32 @@
 //! reduced costs, proved against that placement, stay valid. Once every cube is searched, the
 //! best placement found by the split or by any cube is optimal.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
+use std::thread::Scope;
 use std::time::{Duration, Instant};
 
-use knights_sat_encodings::check::check_placement;
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 use serde::{Deserialize, Serialize};
 
 use super::local_search;
-use super::pool::{round_up_bound, Branching, Pool, Task};
-use super::prepare::Cut;
+use super::pool::{round_up_bound, Branching, Message, Pool, Task};
+use super::prepare::{spawn_local_search, Cut, LocalSearch, Lookout};
 use super::strong::PseudocostTable;
 use super::tree::SplitAt;
 use super::tree_proof::{Decision, TreeProof};
 use super::{prepare, run_tree, Ingredients, Merged, Prepared};
-use crate::driver::{Event, SearchStats, Solution};
+use crate::driver::{Event, SearchStats};
 use crate::Error;
 
 /// The deepest split tried: each level at most doubles the cubes of a fractional branching.
 const MAX_DEPTH: usize = 30;
-/// How many times the first local search's time each try of the local search for a tree known
+/// How many times the first local search's time the tries of the local search for a tree known
 /// to be large may run (and wait for an improvement: a quarter of it). Knight domination 20x20
-/// (optimum 62): at 4 times, both tries stopped at 63, stuck there from their first 50 ms for
-/// their 0.8 s of patience; at 16 times, 5 of 8 tries (seeds) reached 62, after up to 2.1 s.
+/// (optimum 62): at 4 times, two tries stopped at 63, stuck there from their first 50 ms for
+/// their 0.8 s of patience; at 16 times, 5 of 8 tries (seeds) reached 62, after up to 2.1 s
+/// (on 2026-12-07 2 of 8, after 1.35 s, the seed the tries now use, and 2.46 s).
 const LONGER: u32 = 16;
 
 /// One cube: a node of the tree, as the decisions that lead to it from the root. Variables
@@ -174,29 +176,65 @@ pub(super) struct OpenNodes {
     pub stats: SearchStats,
 }
 
-/// Searches the tree of `prepared`, a tree known to be large, for a better placement than
-/// `best` by a longer local search ([`search_longer`], on `threads`), then to depth 1, 2, … (a
-/// pass each, from the root, on `threads`, pruning against the best cost so far; knight
-/// domination 17x17 on two threads: about 2 s where one thread took 3 s), and keeps the open nodes
-/// at the first depth that has at least `wanted` of them, or whose count grew less than a
-/// fifth over the depth before (a narrow tree, which deeper passes would mostly search whole),
-/// or where the tree closes. Its progress counts on from `before`, the work before it, and
-/// names the depth each pass splits at.
+/// Searches the tree of `prepared`, a tree known to be large, to depth 1, 2, … ([`passes`]) and
+/// keeps the open nodes there, while the local search tries again for a better placement than
+/// `best` ([`spawn_tries`], on a thread of its own); the tries' end is waited for, so that the
+/// best cost returned is the one the cubes search against.
 pub(super) fn open_nodes(
     puzzle: &PlacementPuzzle,
     prepared: &Prepared,
-    (mut best, threads): (Option<i64>, usize),
+    (best, threads): (Option<i64>, usize),
     wanted: usize,
     (started, before): (Instant, &SearchStats),
     emit: &mut dyn FnMut(Event),
 ) -> Result<OpenNodes, Error> {
     let problem = &prepared.problem;
-    best = search_longer(puzzle, prepared, (best, threads), emit)?;
+    let keeper = Pool::with_tasks(threads, Vec::new(), problem.step, problem.maximise, false);
+    if let Some(cost) = best {
+        keeper.improve(cost, || Ok(()))?;
+    }
+    let lookout = tries_lookout(prepared);
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        let tries = spawn_tries(scope, puzzle, (prepared, threads), (&keeper, &lookout), sender)?;
+        let mut reports = TriesReports::new(&receiver);
+        let open = passes(puzzle, prepared, (&keeper, threads), wanted, (started, before), &mut reports, emit);
+        if open.is_err() {
+            lookout.stop();
+        }
+        let tried = tries.map_or(Ok(()), |tries| tries.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        let mut open = open?;
+        tried?;
+        reports.pass_on(&keeper, emit);
+        open.best = keeper.best();
+        Ok(open)
+    })
+}
+
+/// Searches the tree of `prepared` to depth 1, 2, … (a pass each, from the root, on
+/// `threads`, pruning against the best cost in `keeper`, which also receives the best cost
+/// each pass finds; knight domination 17x17 on two threads: about 2 s where one thread took
+/// 3 s), and keeps the open nodes at the first depth that has at least `wanted` of them, or
+/// whose count grew less than a fifth over the depth before (a narrow tree, which deeper passes
+/// would mostly search whole), or where the tree closes. Between passes it passes on what the
+/// local search's tries `reports`. Its progress counts on from `before`, the work before it,
+/// and names the depth each pass splits at.
+pub(super) fn passes(
+    puzzle: &PlacementPuzzle,
+    prepared: &Prepared,
+    (keeper, threads): (&Pool, usize),
+    wanted: usize,
+    (started, before): (Instant, &SearchStats),
+    reports: &mut TriesReports,
+    emit: &mut dyn FnMut(Event),
+) -> Result<OpenNodes, Error> {
+    let problem = &prepared.problem;
     let mut so_far = before.clone();
     let mut cubes_before = 0;
     for depth in 1..=MAX_DEPTH {
         let pool = Pool::new(threads, Task::root(prepared.root_bound), problem.step, problem.maximise, false);
-        if let Some(cost) = best {
+        reports.pass_on(keeper, emit);
+        if let Some(cost) = keeper.best() {
             pool.improve(cost, || Ok(()))?;
         }
         let at = SplitAt { depth, cubes: Mutex::new(Vec::new()) };
@@ -206,7 +244,7 @@ pub(super) fn open_nodes(
         }
         let mut merged = Merged::new(threads, started, prepared.symmetries.len(), prepared.cuts);
         merged.before = so_far.clone();
-        merged.incumbent = best.map(|cost| super::pool::value_of(cost, problem.maximise));
+        merged.incumbent = keeper.best().map(|cost| super::pool::value_of(cost, problem.maximise));
         // The pool counts a kept node as searched: its bounds prove nothing here, and the
         // pass's progress reports the bound proved before it, with the counts of the work so
         // far and the share the pass closed.
@@ -214,68 +252,108 @@ pub(super) fn open_nodes(
         run_tree(puzzle, prepared, &pool, (Some(&at), None), &mut merged, &mut |event| match event {
             Event::Bound(_) | Event::Infeasible(_) => {}
             Event::Search(stats) => emit(Event::Search(SearchStats { bound: before.bound, split_depth, ..stats })),
-            event => emit(event),
+            event => {
+                reports.observe(&event);
+                emit(event)
+            }
         })?;
         so_far = SearchStats { bound: before.bound, done: before.done, ..merged.total() };
-        best = pool.best();
+        if let Some(cost) = pool.best() {
+            keeper.improve(cost, || Ok(()))?;
+        }
+        reports.pass_on(keeper, emit);
         let mut tasks = at.cubes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         // In the order of their decisions, whichever thread reached them first.
         tasks.sort_by(|a, b| a.path.cmp(&b.path));
         let stalled = depth > 2 && tasks.len() * 5 < cubes_before * 6;
         if tasks.len() >= wanted || tasks.is_empty() || stalled || depth == MAX_DEPTH {
-            return Ok(OpenNodes { tasks, depth, best, stats: so_far });
+            return Ok(OpenNodes { tasks, depth, best: keeper.best(), stats: so_far });
         }
         cubes_before = tasks.len();
     }
     unreachable!("the last depth returns")
 }
 
+/// What the local search's tries ([`spawn_tries`]) stop at: the root's bound.
+pub(super) fn tries_lookout(prepared: &Prepared) -> Lookout {
+    if prepared.root_bound.is_finite() {
+        Lookout::aiming_at(prepared.root_bound, prepared.problem.step)
+    } else {
+        Lookout::new()
+    }
+}
+
 /// Tries the local search again for a tree known to be large, where a better placement
-/// prunes many nodes: one try per thread, each with its own seed and [`LONGER`] times the
-/// first search's time. Knight domination 19x19 (optimum 57): the first search, a quarter of
-/// its time without improvement after 58, may stop there; given more time, the search reached
-/// 57 after 36 to 290 ms from each of four seeds. Reports a placement better than `best`, and
-/// returns the best cost.
-fn search_longer(
-    puzzle: &PlacementPuzzle,
-    prepared: &Prepared,
-    (best, threads): (Option<i64>, usize),
-    emit: &mut dyn FnMut(Event),
-) -> Result<Option<i64>, Error> {
+/// prunes many nodes: on a thread of its own in `scope`, beside the search, for [`LONGER`]
+/// times the first search's time, from a seed of its own, until it reaches its aim or
+/// `lookout` stops it; each placement it improves to goes into `keeper` and is reported on
+/// `events`. Knight domination 19x19 (optimum 57): the first search, a quarter of its time
+/// without improvement after 58, may stop there; given more time, the search reached 57 after
+/// 36 to 290 ms from each of four seeds. A search on one thread (`threads`) keeps to it: the
+/// tries end before this returns. `None` where no thread runs on: the tries ended, or there
+/// is nothing to try for; an error is a placement the rules checker rejected.
+pub(super) fn spawn_tries<'scope, 'env>(
+    scope: &'scope Scope<'scope, 'env>,
+    puzzle: &'env PlacementPuzzle,
+    (prepared, threads): (&'env Prepared, usize),
+    (keeper, lookout): (&'env Pool, &'env Lookout),
+    events: Sender<Message>,
+) -> Result<Option<LocalSearch<'scope>>, Error> {
     let problem = &prepared.problem;
-    if !prepared.ingredients.local_search || prepared.root_bound == f64::NEG_INFINITY {
-        return Ok(best);
+    if !prepared.ingredients.local_search || !prepared.root_bound.is_finite() {
+        return Ok(None);
+    }
+    let target = round_up_bound(prepared.root_bound, problem.step);
+    if keeper.best().is_some_and(|cost| cost <= target) {
+        return Ok(None);
     }
     let time = Duration::from_millis(super::prepare::local_search_ms(problem.n())) * LONGER;
-    let target = AtomicI64::new(round_up_bound(prepared.root_bound, problem.step));
-    if best.is_some_and(|cost| cost <= target.load(Ordering::Relaxed)) {
-        return Ok(best);
+    let seed = local_search::FIRST_SEED.wrapping_add(0xbf58_476d_1ce4_e5b9);
+    let searched = (problem.clone(), prepared.model.clone());
+    let tries = spawn_local_search(scope, puzzle, searched, (time, seed), (lookout, keeper), events);
+    if threads > 1 {
+        return Ok(Some(tries));
     }
-    let no_more = AtomicBool::new(false);
-    let tries: Vec<Option<Vec<bool>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..=threads as u64)
-            .map(|k| {
-                let seed = local_search::FIRST_SEED.wrapping_add(k.wrapping_mul(0xbf58_476d_1ce4_e5b9));
-                let (target, no_more) = (&target, &no_more);
-                scope.spawn(move || local_search::improve(problem, (time, seed), target, no_more, &mut |_| {}))
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    });
-    let found = tries
-        .into_iter()
-        .flatten()
-        .filter(|values| problem.satisfies(values))
-        .map(|values| (problem.cost_of(&values), values))
-        .min_by_key(|found| found.0);
-    match found {
-        Some((cost, values)) if best.is_none_or(|best| cost < best) => {
-            let placement = prepared.model.placement(&values);
-            let value = check_placement(puzzle, &placement)?;
-            emit(Event::Solution { value, solution: Solution::Placement(placement) });
-            Ok(Some(cost))
+    tries.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    Ok(None)
+}
+
+/// The placements the tries ([`spawn_tries`]) report while the passes run, each on its own
+/// thread: passed on between passes, each only if it is still the best and not reported yet,
+/// so that the placements reported keep improving.
+pub(super) struct TriesReports<'a> {
+    receiver: &'a Receiver<Message>,
+    /// The value of the last placement reported.
+    last: Option<usize>,
+}
+
+impl<'a> TriesReports<'a> {
+    /// The reports that arrive on `receiver`.
+    pub fn new(receiver: &'a Receiver<Message>) -> TriesReports<'a> {
+        TriesReports { receiver, last: None }
+    }
+
+    /// `event` was reported by other means.
+    pub fn observe(&mut self, event: &Event) {
+        if let Event::Solution { value, .. } = event {
+            self.last = Some(*value);
         }
-        _ => Ok(best),
+    }
+
+    /// Passes on the reports that arrived, those of a placement as good as the best in
+    /// `keeper` (and not reported yet).
+    pub fn pass_on(&mut self, keeper: &Pool, emit: &mut dyn FnMut(Event)) {
+        let best = keeper.best().map(|cost| super::pool::value_of(cost, keeper.maximise()));
+        while let Ok(message) = self.receiver.try_recv() {
+            let Message::Event(event) = message else { continue };
+            if let Event::Solution { value, .. } = event {
+                if Some(value) != best || self.last == Some(value) {
+                    continue;
+                }
+            }
+            self.observe(&event);
+            emit(event);
+        }
     }
 }
 

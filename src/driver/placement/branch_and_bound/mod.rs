@@ -138,24 +138,43 @@ fn search_on(
         return Ok(());
     }
     let so_far = merged.total_with(pool);
-    let open = cubes::open_nodes(puzzle, prepared, (pool.best(), threads), CUBES, (started, &so_far), emit)?;
-    merged.restart(&open.stats, &open.tasks);
-    merged.incumbent = open.best.map(|cost| pool::value_of(cost, problem.maximise));
-    if open.tasks.is_empty() {
-        cubes::report_closed(open.best, problem.maximise, emit);
-        emit(Event::Search(merged.total()));
-        return Ok(());
-    }
-    let pool = Pool::with_tasks(threads, open.tasks, problem.step, problem.maximise, pace.eager)
+    // The tree started again: its pool, which the local search's tries beside the passes
+    // already improve.
+    let later = Pool::with_tasks(threads, Vec::new(), problem.step, problem.maximise, pace.eager)
         .with_levels(prepared.ingredients.levels);
-    if let Some(cost) = open.best {
-        pool.improve(cost, || Ok(()))?;
+    if let Some(cost) = pool.best() {
+        later.improve(cost, || Ok(()))?;
     }
-    run_tree(puzzle, prepared, &pool, (None, Some(pace)), merged, emit)?;
-    if pool.best().is_none() {
-        emit(Event::Infeasible("no placement satisfies the rules".to_string()));
-    }
-    Ok(())
+    let lookout = cubes::tries_lookout(prepared);
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        let tries = cubes::spawn_tries(scope, puzzle, (prepared, threads), (&later, &lookout), sender.clone())?;
+        let mut reports = cubes::TriesReports::new(&receiver);
+        let open = cubes::passes(puzzle, prepared, (&later, threads), CUBES, (started, &so_far), &mut reports, emit)
+            .inspect_err(|_| lookout.stop())?;
+        merged.restart(&open.stats, &open.tasks);
+        merged.incumbent = later.best().map(|cost| pool::value_of(cost, problem.maximise));
+        if open.tasks.is_empty() {
+            lookout.stop();
+            if let Some(tries) = tries {
+                tries.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            }
+            reports.pass_on(&later, emit);
+            cubes::report_closed(later.best(), problem.maximise, emit);
+            emit(Event::Search(merged.total()));
+            return Ok(());
+        }
+        for task in open.tasks {
+            later.give(task);
+        }
+        // The tries' thread joins the tree once they are done.
+        let beside = tries.map(|local| Beside { channel: (sender, receiver), local, lookout: &lookout });
+        run_tree_beside(puzzle, prepared, &later, (None, Some(pace)), merged, beside, emit)?;
+        if later.best().is_none() {
+            emit(Event::Infeasible("no placement satisfies the rules".to_string()));
+        }
+        Ok(())
+    })
 }
 
 /// The local search still running when a tree starts ([`prepare_beside`]): the channel its

@@ -314,6 +314,11 @@ impl Pool {
         self.queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Whether the costs are maximised.
+    pub fn maximise(&self) -> bool {
+        self.maximise
+    }
+
     /// The best placement's cost so far.
     pub fn best(&self) -> Option<i64> {
         let best = self.best.load(Ordering::Acquire);

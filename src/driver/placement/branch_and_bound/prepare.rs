@@ -342,6 +342,14 @@ impl Lookout {
         Lookout { target: AtomicI64::new(local_search::NO_TARGET), cutting: AtomicBool::new(false) }
     }
 
+    /// A local search not yet started, which stops once it reaches `bound` (a proven
+    /// bound, on costs in steps of `step`).
+    pub fn aiming_at(bound: f64, step: i64) -> Lookout {
+        let lookout = Lookout::new();
+        aim_at(&lookout.target, Some(bound), step);
+        lookout
+    }
+
     /// Ends the local search (the tree is done, or stopped): it returns at its next check.
     pub fn stop(&self) {
         self.target.store(local_search::STOP, Ordering::Relaxed);
@@ -368,24 +376,14 @@ pub(super) fn prepare_beside<'scope, 'env>(
 ) -> Result<(Prepared, LocalSearch<'scope>), Error> {
     let step = setup.base.step;
     lookout.cutting.store(true, Ordering::Relaxed);
-    let local = {
-        let (problem, model, time, events) =
-            (setup.base.clone(), setup.model.clone(), setup.local_time(), events.clone());
-        scope.spawn(move || -> Result<(), Error> {
-            let mut checker = Checker { puzzle, problem: &problem, model: &model, rejected: None };
-            let mut report = |values: &[bool]| {
-                if let Some((value, solution)) = checker.check(values) {
-                    let _ = pool.improve(problem.cost_of(values), || {
-                        let _ = events.send(Message::Event(Event::Solution { value, solution }));
-                        Ok(())
-                    });
-                }
-            };
-            let seed = (time, local_search::FIRST_SEED);
-            local_search::improve(&problem, seed, &lookout.target, &lookout.cutting, &mut report);
-            checker.rejected.map_or(Ok(()), Err)
-        })
-    };
+    let local = spawn_local_search(
+        scope,
+        puzzle,
+        (setup.base.clone(), setup.model.clone()),
+        (setup.local_time(), local_search::FIRST_SEED),
+        (lookout, pool),
+        events.clone(),
+    );
     let strengthened = std::thread::scope(|inner| {
         let cuts = inner.spawn(|| {
             // However the separation ends, a panic included, the local search and this thread
@@ -412,6 +410,32 @@ pub(super) fn prepare_beside<'scope, 'env>(
             std::panic::resume_unwind(panic)
         }
     }
+}
+
+/// Runs the local search for `time` (from `seed`) in `scope`, on a thread of its own, until
+/// `lookout` stops it or it reaches its target: each placement it improves to goes into
+/// `pool`, and is reported on `events` if the pool had none as good.
+pub(super) fn spawn_local_search<'scope, 'env>(
+    scope: &'scope Scope<'scope, 'env>,
+    puzzle: &'env PlacementPuzzle,
+    (problem, model): (Problem, PlacementModel),
+    (time, seed): (Duration, u64),
+    (lookout, pool): (&'env Lookout, &'env Pool),
+    events: Sender<Message>,
+) -> LocalSearch<'scope> {
+    scope.spawn(move || -> Result<(), Error> {
+        let mut checker = Checker { puzzle, problem: &problem, model: &model, rejected: None };
+        let mut report = |values: &[bool]| {
+            if let Some((value, solution)) = checker.check(values) {
+                let _ = pool.improve(problem.cost_of(values), || {
+                    let _ = events.send(Message::Event(Event::Solution { value, solution }));
+                    Ok(())
+                });
+            }
+        };
+        local_search::improve(&problem, (time, seed), &lookout.target, &lookout.cutting, &mut report);
+        checker.rejected.map_or(Ok(()), Err)
+    })
 }
 
 /// Whether the tree branches on covering rows: when they are long, as a queen's or a rook's

@@ -68,7 +68,11 @@ fn run(
     let puzzle = domination(n, letter);
     let (mut best, mut bound, mut last) = (None, None, SearchStats::default());
     search(&puzzle, ingredients, threads, pace, &mut |event| match event {
-        Event::Solution { value, .. } => best = Some(value),
+        Event::Solution { value, .. } => {
+            // Each placement reported is better than the one before, whichever thread found it.
+            assert!(best.is_none_or(|before| value < before), "{letter} {n}x{n}: {value} pieces after {best:?}");
+            best = Some(value);
+        }
         Event::Bound(value) => bound = Some(value),
         Event::Search(stats) => {
             // The progress never reports a bound it later takes back.
@@ -378,4 +382,49 @@ fn pseudocosts_of_another_program_are_refused() {
     let searched = search(&good, &mut best).expect("pseudocosts of this program are taken");
     assert_eq!(best, Some(8));
     assert_eq!(searched.pseudocosts.sides.len(), 36);
+}
+
+/// The placements the local search's tries report while the passes run reach the caller
+/// only while they are the best known and not reported yet: a report overtaken by a better
+/// placement of a pass, or one a pass reported too, is dropped, so the reports keep improving.
+#[test]
+fn the_tries_reports_pass_on_only_placements_still_the_best() {
+    use super::cubes::TriesReports;
+    use super::pool::Message;
+    use crate::driver::Solution;
+
+    let placement = |value| Event::Solution { value, solution: Solution::Placement(Vec::new()) };
+    let keeper = Pool::with_tasks(1, Vec::new(), 1, false, false);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut reports = TriesReports::new(&receiver);
+    let mut passed = Vec::new();
+    let mut pass_on = |reports: &mut TriesReports, keeper: &Pool| {
+        reports.pass_on(keeper, &mut |event| {
+            if let Event::Solution { value, .. } = event {
+                passed.push(value);
+            }
+        })
+    };
+    // The tries improve to 50, then 48, before the pass ends: only 48 is still the best.
+    for value in [50, 48] {
+        keeper.improve(value as i64, || Ok(())).unwrap();
+        sender.send(Message::Event(placement(value))).unwrap();
+    }
+    pass_on(&mut reports, &keeper);
+    // The tries find 47 while a pass finds 46 and reports it itself: 47 is overtaken.
+    keeper.improve(47, || Ok(())).unwrap();
+    sender.send(Message::Event(placement(47))).unwrap();
+    reports.observe(&placement(46));
+    keeper.improve(46, || Ok(())).unwrap();
+    pass_on(&mut reports, &keeper);
+    // The tries find 45, and a pass finds 45 too and reports it: reported once.
+    keeper.improve(45, || Ok(())).unwrap();
+    sender.send(Message::Event(placement(45))).unwrap();
+    reports.observe(&placement(45));
+    pass_on(&mut reports, &keeper);
+    // The tries find 44 alone.
+    keeper.improve(44, || Ok(())).unwrap();
+    sender.send(Message::Event(placement(44))).unwrap();
+    pass_on(&mut reports, &keeper);
+    assert_eq!(passed, [48, 44]);
 }
