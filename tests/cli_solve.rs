@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{knights_sat, puzzle_file};
+use common::{knights_sat, puzzle_file, Scratch};
 use serde_json::Value;
 
 /// Knights swapped on 4x4: with the encoding's refinements off, far beyond a fraction of a second.
@@ -330,7 +330,9 @@ fn tours_in_json_and_inline() {
 
 #[test]
 fn tours_are_drawn_as_svg_on_request() {
-    let path = std::env::temp_dir().join(format!("knights-sat-tour-{}.svg", std::process::id()));
+    let dir = Scratch::new("cli", "tour");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tour.svg");
     let run = knights_sat(&["solve", "puzzles/two-knights-two-queens.toml", "--svg", path.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let svg = std::fs::read_to_string(&path).expect("the picture is written");
@@ -354,12 +356,11 @@ fn tours_are_drawn_as_svg_on_request() {
     let svg = std::fs::read_to_string(&path).expect("the picture is written");
     let document = roxmltree::Document::parse(&svg).expect("the picture is XML");
     assert_eq!(document.descendants().filter(|n| n.attribute("class") == Some("piece")).count(), 12);
-    std::fs::remove_file(&path).ok();
 }
 
 #[test]
 fn an_output_file_that_cannot_be_written_is_refused_before_the_work() {
-    let missing = std::env::temp_dir().join(format!("knights-sat-no-dir-{}", std::process::id()));
+    let missing = Scratch::new("cli", "no-dir");
     let path = missing.join("x.svg");
     let run = knights_sat(&["solve", "puzzles/knights-domination-8x8.toml", "--svg", path.to_str().unwrap()]);
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -380,7 +381,7 @@ fn an_output_file_that_cannot_be_written_is_refused_before_the_work() {
 
 #[test]
 fn bench_runs_a_suite_and_writes_table_csv_and_chart() {
-    let out = std::env::temp_dir().join(format!("knights-sat-bench-{}", std::process::id()));
+    let out = Scratch::new("cli", "bench");
     let run = knights_sat(&[
         "bench",
         "puzzles/bench/exchange-rooks-3x3.toml",
@@ -408,12 +409,11 @@ fn bench_runs_a_suite_and_writes_table_csv_and_chart() {
     let chart = std::fs::read_to_string(out.join("chart.svg")).unwrap();
     let document = roxmltree::Document::parse(&chart).expect("the chart is XML");
     assert_eq!(document.descendants().filter(|n| n.attribute("class") == Some("bar")).count(), 2);
-    std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]
 fn bench_certify_adds_the_certificate_columns() {
-    let out = std::env::temp_dir().join(format!("knights-sat-bench-certify-{}", std::process::id()));
+    let out = Scratch::new("cli", "bench-certify");
     let run = knights_sat(&[
         "bench",
         "puzzles/bench-domination/knights-8x8.toml",
@@ -444,7 +444,6 @@ fn bench_certify_adds_the_certificate_columns() {
     );
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert!(csv.lines().next().unwrap().ends_with(",certify_seconds,verify_seconds,proof_mib,proof_from"), "{csv}");
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// `--list-starts`: every optimal choice of starts in the text answer and under `alternatives`
@@ -500,11 +499,10 @@ fn a_log_gets_a_line_of_progress_now_and_then() {
     assert_eq!(progress_lines(&["--progress-every", "0.25", "--quiet"], seconds), Vec::<String>::new());
     // Before the tree's figures (a split of 20x20 spends its first seconds on the local
     // search), a line tells the best placement found, not a stage it is past.
-    let out = std::env::temp_dir().join(format!("knights-sat-progress-{}", std::process::id()));
+    let out = Scratch::new("cli", "progress");
     let puzzle = "puzzles/bench-domination/knights-20x20.toml";
     let run =
         knights_sat(&["split", puzzle, "--out", out.to_str().unwrap(), "--cubes", "2", "--progress-every", "0.25"]);
-    std::fs::remove_dir_all(&out).ok();
     assert_eq!(run.code, 0, "{}", run.stderr);
     let first = run.stderr.lines().find(|l| l.starts_with("[00:")).expect("a line of progress");
     assert!(first.contains("best "), "the first line names the best placement: {first}");

@@ -99,7 +99,7 @@ fn the_command_writes_dimacs_and_rejects_a_question_of_the_wrong_family() {
 /// and the process aborted (found by the fuzz campaign, seed 27).
 #[test]
 fn a_formula_too_large_to_write_is_refused_before_its_step_is_built() {
-    let dir = std::env::temp_dir().join(format!("knights-sat-export-{}", std::process::id()));
+    let dir = common::Scratch::new("export", "too-large");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("queen-64x64.toml");
     let text = "kind = \"exchange\"\nboard = \"64x64\"\nremoved = [\"d1\"]\n\n[[side]]\nname = \"s0\"\n\
@@ -113,7 +113,6 @@ fn a_formula_too_large_to_write_is_refused_before_its_step_is_built() {
     // One step is small enough, and is written.
     let run = knights_sat(&["export", path, "--horizon", "1", "-o", dir.join("out.cnf").to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Solves the OPB form of `question` about `puzzle`, read back by RustSAT (which encodes its

@@ -12,13 +12,14 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
+use proptest::test_runner::{Config, RngSeed, TestRunner};
 
 /// The address space a run of the binary may use (2 GiB): a runaway allocation aborts it, which
 /// the property reports.
@@ -38,12 +39,13 @@ fn config(default: u32) -> Config {
     Config { cases, failure_persistence: None, rng_seed: RngSeed::Fixed(seed), ..Config::default() }
 }
 
-/// A fresh path in this process's temporary directory.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh directory for one case's files, made now and removed when the case ends (a failing
+/// case is reported with its input, from which the files are made again).
+fn scratch(name: &str) -> Scratch {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("knights-sat-fuzz-{}", std::process::id()));
+    let dir = Scratch::new("fuzz", &format!("{}-{name}", NEXT.fetch_add(1, Ordering::Relaxed)));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(format!("{}-{name}", NEXT.fetch_add(1, Ordering::Relaxed)))
+    dir
 }
 
 /// What one run of the binary ended with.
@@ -408,14 +410,13 @@ const CERTIFY_HERE: &str = "<certificate>";
 /// Solves `text` from a file with `flags`, capped at a second, and checks how it ended; a
 /// certificate written must then pass `verify`.
 fn solve(text: &str, flags: &[String]) -> Result<(), TestCaseError> {
-    let path = scratch("puzzle.toml");
+    let files = scratch("solve");
+    let (path, dir) = (files.join("puzzle.toml"), files.join("certificate"));
     std::fs::write(&path, text).expect("temp file");
-    let dir = scratch("fuzz-certificate");
     let mut args: Vec<String> = vec!["solve".into(), path.display().to_string(), "--quiet".into()];
     args.extend(["--timeout".into(), SOLVE_SECONDS.into()]);
     args.extend(flags.iter().map(|f| if f == CERTIFY_HERE { dir.display().to_string() } else { f.clone() }));
     let ended = run(&args);
-    std::fs::remove_file(&path).ok();
     // A model the certificates do not take is refused after the answer, with exit 1.
     let refused = ended.code == Some(1) && ended.stderr.contains("cannot certify");
     let certifying = flags.iter().any(|f| f == "--certify");
@@ -423,7 +424,6 @@ fn solve(text: &str, flags: &[String]) -> Result<(), TestCaseError> {
     if ended.code == Some(0) && dir.join("model.opb").is_file() {
         let verify = vec!["verify".to_string(), dir.display().to_string()];
         let checked = run(&verify);
-        std::fs::remove_dir_all(&dir).ok();
         if std::env::var_os("KNIGHTS_SAT_FUZZ_LOG").is_some() {
             eprintln!("fuzz-certified {:?}", checked.code);
         }
@@ -436,7 +436,6 @@ fn solve(text: &str, flags: &[String]) -> Result<(), TestCaseError> {
             checked.stderr
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
     Ok(())
 }
 
@@ -452,11 +451,11 @@ proptest! {
     /// Random bytes, not even UTF-8, as a puzzle file: exit 2 with a message, never a panic.
     #[test]
     fn random_bytes_are_refused(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
-        let path = scratch("bytes.toml");
+        let files = scratch("bytes");
+        let path = files.join("bytes.toml");
         std::fs::write(&path, &bytes).expect("temp file");
         let args = vec!["solve".to_string(), path.display().to_string(), "--quiet".into()];
         let ended = run(&args);
-        std::fs::remove_file(&path).ok();
         documented(&args, &ended, &[0, 2, 3, 4])?;
     }
 }
@@ -487,46 +486,35 @@ proptest! {
             3 => (0..40usize).prop_map(|k| vec!["--bound".to_string(), k.to_string()]),
         ],
     ) {
-        let path = scratch("export.toml");
+        let files = scratch("export");
+        let path = files.join("export.toml");
         std::fs::write(&path, &text).expect("temp file");
         let mut args = vec!["export".to_string(), path.display().to_string(), "--format".into(), format.into()];
         args.extend(at);
-        args.extend(["-o".to_string(), scratch("export.out").display().to_string()]);
+        args.extend(["-o".to_string(), files.join("export.out").display().to_string()]);
         let ended = run(&args);
-        std::fs::remove_file(&path).ok();
-        std::fs::remove_file(&args[args.len() - 1]).ok();
         documented(&args, &ended, &[0, 2])?;
     }
 }
 
-/// A certificate of the 8x8 knight domination puzzle, written once per process.
-fn certificate() -> &'static Path {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = scratch("certificate");
-        let args: Vec<String> = ["solve", "puzzles/knights-domination-8x8.toml", "--quiet", "--certify"]
-            .iter()
-            .map(|a| a.to_string())
-            .chain([dir.display().to_string()])
-            .collect();
-        let ended = run(&args);
-        assert_eq!(ended.code, Some(0), "the certificate is written: {}", ended.stderr);
-        dir
-    })
-}
-
-proptest! {
-    #![proptest_config(config(16))]
-
-    /// A certificate with one file edited: `verify` passes it (0), fails a part (1) or refuses
-    /// it as malformed (2), and never panics.
-    #[test]
-    fn edited_certificates_are_judged(file in 0..4usize, edits in edits()) {
-        let original = certificate();
+/// A certificate with one file edited: `verify` passes it (0), fails a part (1) or refuses it
+/// as malformed (2), and never panics. The cases edit copies of one certificate of the 8x8
+/// knight domination puzzle, written first.
+#[test]
+fn edited_certificates_are_judged() {
+    let original = scratch("certificate");
+    let args: Vec<String> = ["solve", "puzzles/knights-domination-8x8.toml", "--quiet", "--certify"]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([original.display().to_string()])
+        .collect();
+    let ended = run(&args);
+    assert_eq!(ended.code, Some(0), "the certificate is written: {}", ended.stderr);
+    let mut names: Vec<_> =
+        std::fs::read_dir(&original).expect("certificate").map(|e| e.expect("entry").file_name()).collect();
+    names.sort();
+    let judged = TestRunner::new(config(16)).run(&(0..4usize, edits()), |(file, edits)| {
         let copy = scratch("edited");
-        std::fs::create_dir_all(&copy).expect("temp dir");
-        let mut names: Vec<_> = std::fs::read_dir(original).expect("certificate").map(|e| e.expect("entry").file_name()).collect();
-        names.sort();
         for name in &names {
             std::fs::copy(original.join(name), copy.join(name)).expect("copy");
         }
@@ -535,7 +523,9 @@ proptest! {
         std::fs::write(copy.join(name), edited(text, &edits)).expect("edit");
         let args = vec!["verify".to_string(), copy.display().to_string()];
         let ended = run(&args);
-        std::fs::remove_dir_all(&copy).ok();
-        documented(&args, &ended, &[0, 1, 2])?;
+        documented(&args, &ended, &[0, 1, 2])
+    });
+    if let Err(failure) = judged {
+        panic!("{failure}");
     }
 }

@@ -170,7 +170,7 @@ mod highs {
     /// that needs no solver, and both reach the published optimum.
     #[test]
     fn bench_runs_highs_when_asked() {
-        let out = std::env::temp_dir().join(format!("knights-sat-mip-bench-{}", std::process::id()));
+        let out = crate::common::Scratch::new("mip", "bench");
         let suite = "puzzles/bench/domination-queens-9x9.toml";
         let run =
             knights_sat(&["bench", suite, "--solvers", "highs", "--timeout", "60", "--out", out.to_str().unwrap()]);
@@ -180,7 +180,6 @@ mod highs {
         assert!(rows.keys().all(|(_, c)| c.starts_with("highs") || c == "branch-and-bound"), "{}", run.stdout);
         // Five queens dominate 9x9 (the published value).
         assert!(rows.values().all(|(status, value)| status == "optimal" && value == "5"), "{rows:?}");
-        std::fs::remove_dir_all(&out).ok();
     }
 }
 

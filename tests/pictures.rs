@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::knights_sat;
+use common::{knights_sat, Scratch};
 use serde_json::Value;
 
 /// Parses `svg`, rasterises it, checks that at least `ink` of its pixels are dark, and returns
@@ -27,13 +27,14 @@ fn check(svg: &str, ink: f64, classes: &[&str]) -> Vec<usize> {
 fn solve_and_draw(args: &[&str]) -> (Value, String) {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("knights-sat-picture-{}-{n}.svg", std::process::id()));
+    let dir = Scratch::new("pictures", &format!("picture-{n}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("picture.svg");
     let mut all = vec!["solve", "--json", "--svg", path.to_str().unwrap()];
     all.extend_from_slice(args);
     let run = knights_sat(&all);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let svg = std::fs::read_to_string(&path).expect("the picture is written");
-    std::fs::remove_file(&path).ok();
     (serde_json::from_str(&run.stdout).expect("JSON"), svg)
 }
 
@@ -61,11 +62,10 @@ fn tours_show_one_arrow_per_jump_and_exchanges_one_frame_per_position() {
 
 #[test]
 fn the_benchmark_chart_has_one_bar_per_run() {
-    let out = std::env::temp_dir().join(format!("knights-sat-chart-{}", std::process::id()));
+    let out = Scratch::new("pictures", "chart");
     let suite = "puzzles/bench/independence-bishops-knights-8x8.toml";
     let run = knights_sat(&["bench", suite, "--solvers", "varisat", "--timeout", "30", "--out", out.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let chart = std::fs::read_to_string(out.join("chart.svg")).unwrap();
     assert_eq!(check(&chart, 0.01, &["bar"]), [4], "one bar per placement strategy");
-    std::fs::remove_dir_all(&out).ok();
 }

@@ -1,11 +1,11 @@
 //! Job directories: a split written by `split` runs through the binary, resumes after a lost
 //! cube and merges, certified or not, for placements, exchanges and tours.
 
-use super::common::knights_sat;
+use super::common::{knights_sat, Scratch};
 use super::scratch;
 
 /// Guarini's exchange split into 8 cubes up to 16 moves, in the scratch directory `name`.
-fn split_guarini(name: &str) -> std::path::PathBuf {
+fn split_guarini(name: &str) -> Scratch {
     let dir = scratch(name);
     let path = dir.to_str().unwrap();
     let run = knights_sat(&["split", "puzzles/guarini.toml", "--out", path, "--cubes", "8", "--horizon", "16"]);
@@ -15,13 +15,13 @@ fn split_guarini(name: &str) -> std::path::PathBuf {
 }
 
 /// Knight domination of 14x14 split into at least 12 cubes, in the scratch directory `name`.
-pub(super) fn split_knights_14x14(name: &str) -> std::path::PathBuf {
+pub(super) fn split_knights_14x14(name: &str) -> Scratch {
     split_knights("14x14", name, "12")
 }
 
 /// Knight domination of `board` split into at least `cubes` cubes, in the scratch directory
 /// `name`.
-fn split_knights(board: &str, name: &str, cubes: &str) -> std::path::PathBuf {
+fn split_knights(board: &str, name: &str, cubes: &str) -> Scratch {
     let dir = scratch(name);
     let path = dir.to_str().unwrap();
     let puzzle = format!("puzzles/bench-domination/knights-{board}.toml");
@@ -69,7 +69,6 @@ fn an_exchange_is_split_into_positions_and_merged() {
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("infeasible"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A reader of `cube`'s lines that goes away after the first: the cubes are searched all the
@@ -93,7 +92,6 @@ fn cubes_are_searched_when_no_one_reads_their_lines() {
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("optimal: 16 moves; 15 moves proved impossible"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// SIGTERM, as Slurm sends at a task's time limit, stops `cube --all` with exit 4: no cube
@@ -128,7 +126,6 @@ fn sigterm_stops_the_cubes_and_the_next_run_goes_on() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let run = knights_sat(&["merge", path]);
     assert!(run.stdout.contains("optimal: 32 pieces; 31 pieces proved impossible"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Knight domination of 14x14 (32 knights, OEIS A006075) through a job directory: split,
@@ -242,7 +239,6 @@ fn a_job_directory_is_searched_in_parts_resumed_and_merged() {
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("cubes.json") && run.stderr.contains("changed since the split"), "{}", run.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A thread with no cube left joins a cube still running: knight domination 15x15 (36
@@ -286,7 +282,6 @@ fn a_thread_with_no_cube_left_joins_a_cube_still_running() {
     let run = knights_sat(&["cube", path, &heavy, &heavy, "--again", "--threads", "2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stderr.lines().filter(|l| l.contains(" searched in ")).count(), 1, "{}", run.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A sample of a job's cubes (knight domination 14x14, 32 knights, OEIS A006075): `cube
@@ -351,7 +346,6 @@ fn a_sample_spread_over_the_bounds_projects_the_time_of_the_cubes_left() {
         assert_eq!(run.code, 0, "{asked}: {}", run.stderr);
         assert!(run.stderr.contains("every cube of"), "{asked}: {}", run.stderr);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The 46-move tour around the queen on d5 (the published optimum) through a job directory:
@@ -380,7 +374,6 @@ fn a_tour_is_split_into_paths_and_merged() {
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 4, "{}", run.stdout);
     assert!(run.stdout.contains(&format!("cube {id} failed: refuted up to 40 moves")), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// What cannot be split is refused with the reason, exit 2.
@@ -434,7 +427,6 @@ fn a_certified_job_merges_into_a_certificate_checked_at_once() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("FAIL c. proof: VeriPB rejects"), "{}", run.stdout);
     assert!(run.stderr.contains("does not verify"), "{}", run.stderr);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A certified exchange job (Guarini's, 16 moves, the published answer): every cube's search
@@ -517,7 +509,6 @@ fn a_certified_exchange_job_merges_into_a_certificate_of_its_cubes() {
     assert!(run.stderr.contains("cube 2 was searched without its part of the certificate"), "{}", run.stderr);
     assert_eq!(knights_sat(&["cube", path, "2", "--again"]).code, 0);
     assert_eq!(knights_sat(&["merge", path]).code, 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A certified tour job (the 46-move tour around the queen on d5, the published optimum): each
@@ -561,20 +552,20 @@ fn a_certified_tour_job_merges_into_a_certificate_of_its_cubes() {
     assert!(run.stdout.contains(moves), "{}", run.stdout);
     assert!(run.stdout.contains("hold no route of at most 9 time steps"), "{}", run.stdout);
     assert!(run.stdout.contains("verified: 10 is optimal"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn split_refuses_what_it_cannot_split() {
     let dir = scratch("refusals");
     let path = dir.to_str().unwrap();
-    let feasible = std::env::temp_dir().join(format!("knights-sat-cubes-{}-feasible.toml", std::process::id()));
+    let elsewhere = scratch("refusals-puzzle");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let feasible = elsewhere.join("feasible.toml");
     let text = std::fs::read_to_string("puzzles/two-knights-two-queens.toml").unwrap();
     std::fs::write(&feasible, text.replace("objective = \"steps\"", "objective = \"feasible\"")).unwrap();
     let run = knights_sat(&["split", feasible.to_str().unwrap(), "--out", path, "--horizon", "30"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("not for the `feasible` objective"), "{}", run.stderr);
-    std::fs::remove_file(&feasible).unwrap();
     let run = knights_sat(&["split", "puzzles/finegold.toml", "--out", path, "--horizon", "200"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("leg by leg"), "{}", run.stderr);
@@ -595,7 +586,6 @@ fn split_refuses_what_it_cannot_split() {
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("job.json"), "{}", run.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Knight domination 8x8 (12, the published optimum) is decided by its split alone: the job
@@ -617,7 +607,6 @@ fn a_split_that_decides_the_puzzle_leaves_nothing_to_search() {
     let run = knights_sat(&["merge", path]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("optimal: 12"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A job directory moved after its split (copied to a cluster, renamed): its first merge points
@@ -642,5 +631,4 @@ fn a_moved_job_directory_gets_its_script_pointed_at_where_it_is() {
     std::fs::remove_file(after.join("run.sbatch")).unwrap();
     let run = knights_sat(&["merge", path, "--missing"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
-    let _ = std::fs::remove_dir_all(&after);
 }

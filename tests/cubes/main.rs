@@ -10,8 +10,6 @@ mod jobs;
 mod merge_output;
 mod pseudocosts;
 
-use std::path::PathBuf;
-
 use knights_sat::certify::{certify_with, verify, ProofCompression};
 use knights_sat::cubes::{solve_path_cube, solve_position_cube, split_exchange, split_tour};
 use knights_sat::driver::{placement_has_tree, solve_cube, split, Event, Ingredients, Solution};
@@ -173,7 +171,6 @@ fn the_trees_of_a_certified_split_and_its_cubes_make_one_certificate() {
             .unwrap_or_else(|e| panic!("puzzle {i}: {e}: {puzzle:?}"));
         let verification = verify(&dir).unwrap();
         assert!(verification.passed(), "puzzle {i}: {:?}: {puzzle:?}", verification.checks);
-        std::fs::remove_dir_all(&dir).ok();
         certified += 1;
         split_up += usize::from(cut.cubes.len() >= 2);
         with_orbits += usize::from(!tree.orbits.is_empty());
@@ -362,9 +359,7 @@ fn the_cubes_of_random_tours_add_up_to_the_exhaustive_optimum() {
     );
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("knights-sat-cubes-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh directory for one test, removed once the test passes.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new("cubes", name)
 }
