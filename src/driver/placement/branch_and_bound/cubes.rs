@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::local_search;
 use super::pool::{round_up_bound, Branching, Message, Pool, Task};
-use super::prepare::{spawn_local_search, Cut, LocalSearch, Lookout};
+use super::prepare::{spawn_local_search, wait_for, Cut, LocalSearch, Lookout};
 use super::strong::PseudocostTable;
 use super::tree::SplitAt;
 use super::tree_proof::{Decision, TreeProof};
@@ -196,19 +196,40 @@ pub(super) fn open_nodes(
     let lookout = tries_lookout(prepared);
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
-        let tries = spawn_tries(scope, puzzle, (prepared, threads), (&keeper, &lookout), sender)?;
         let mut reports = TriesReports::new(&receiver);
-        let open = passes(puzzle, prepared, (&keeper, threads), wanted, (started, before), &mut reports, emit);
-        if open.is_err() {
-            lookout.stop();
-        }
-        let tried = tries.map_or(Ok(()), |tries| tries.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        let mut open = open?;
-        tried?;
+        let (mut open, tries) = passes_beside_tries(
+            scope,
+            puzzle,
+            (prepared, threads, wanted),
+            (&keeper, &lookout, sender),
+            (started, before),
+            &mut reports,
+            emit,
+        )?;
+        tries.map_or(Ok(()), wait_for)?;
         reports.pass_on(&keeper, emit);
         open.best = keeper.best();
         Ok(open)
     })
+}
+
+/// [`passes`] with the local search's tries ([`spawn_tries`]) on a thread of their own in
+/// `scope`, their placements going into `keeper` and reported on `events`, which `reports`
+/// passes on between passes: the open nodes (about `wanted`), and the tries' thread if it runs
+/// on. A failed pass stops the tries.
+pub(super) fn passes_beside_tries<'scope, 'env>(
+    scope: &'scope Scope<'scope, 'env>,
+    puzzle: &'env PlacementPuzzle,
+    (prepared, threads, wanted): (&'env Prepared, usize, usize),
+    (keeper, lookout, events): (&'env Pool, &'env Lookout, Sender<Message>),
+    (started, before): (Instant, &SearchStats),
+    reports: &mut TriesReports,
+    emit: &mut dyn FnMut(Event),
+) -> Result<(OpenNodes, Option<LocalSearch<'scope>>), Error> {
+    let tries = spawn_tries(scope, puzzle, (prepared, threads), (keeper, lookout), events)?;
+    let open = passes(puzzle, prepared, (keeper, threads), wanted, (started, before), reports, emit)
+        .inspect_err(|_| lookout.stop())?;
+    Ok((open, tries))
 }
 
 /// Searches the tree of `prepared` to depth 1, 2, … (a pass each, from the root, on
@@ -219,7 +240,7 @@ pub(super) fn open_nodes(
 /// would mostly search whole), or where the tree closes. Between passes it passes on what the
 /// local search's tries `reports`. Its progress counts on from `before`, the work before it,
 /// and names the depth each pass splits at.
-pub(super) fn passes(
+fn passes(
     puzzle: &PlacementPuzzle,
     prepared: &Prepared,
     (keeper, threads): (&Pool, usize),
@@ -292,7 +313,7 @@ pub(super) fn tries_lookout(prepared: &Prepared) -> Lookout {
 /// 36 to 290 ms from each of four seeds. A search on one thread (`threads`) keeps to it: the
 /// tries end before this returns. `None` where no thread runs on: the tries ended, or there
 /// is nothing to try for; an error is a placement the rules checker rejected.
-pub(super) fn spawn_tries<'scope, 'env>(
+fn spawn_tries<'scope, 'env>(
     scope: &'scope Scope<'scope, 'env>,
     puzzle: &'env PlacementPuzzle,
     (prepared, threads): (&'env Prepared, usize),
@@ -314,7 +335,7 @@ pub(super) fn spawn_tries<'scope, 'env>(
     if threads > 1 {
         return Ok(Some(tries));
     }
-    tries.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    wait_for(tries)?;
     Ok(None)
 }
 

@@ -56,7 +56,7 @@ use ingredients::REPORT_EVERY;
 pub use pool::Branching;
 use pool::{Message, Pool, Task};
 pub use prepare::Cut;
-use prepare::{prepare, prepare_beside, prepare_from, LocalSearch, Lookout, Prepared, Setup};
+use prepare::{prepare, prepare_beside, prepare_from, wait_for, LocalSearch, Lookout, Prepared, Setup};
 pub use strong::PseudocostTable;
 use tree::{Context, SplitAt, SubtreeCuts, Worker};
 pub use tree_proof::{Combination, CutOrigin, Decision, OrbitFixing, TreeProof};
@@ -148,17 +148,21 @@ fn search_on(
     let lookout = cubes::tries_lookout(prepared);
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
-        let tries = cubes::spawn_tries(scope, puzzle, (prepared, threads), (&later, &lookout), sender.clone())?;
         let mut reports = cubes::TriesReports::new(&receiver);
-        let open = cubes::passes(puzzle, prepared, (&later, threads), CUBES, (started, &so_far), &mut reports, emit)
-            .inspect_err(|_| lookout.stop())?;
+        let (open, tries) = cubes::passes_beside_tries(
+            scope,
+            puzzle,
+            (prepared, threads, CUBES),
+            (&later, &lookout, sender.clone()),
+            (started, &so_far),
+            &mut reports,
+            emit,
+        )?;
         merged.restart(&open.stats, &open.tasks);
         merged.incumbent = later.best().map(|cost| pool::value_of(cost, problem.maximise));
         if open.tasks.is_empty() {
             lookout.stop();
-            if let Some(tries) = tries {
-                tries.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-            }
+            tries.map_or(Ok(()), wait_for)?;
             reports.pass_on(&later, emit);
             cubes::report_closed(later.best(), problem.maximise, emit);
             emit(Event::Search(merged.total()));
@@ -242,7 +246,7 @@ fn run_tree_beside(
                 std::thread::Builder::new().name(format!("branch-and-bound-{me}")).spawn_scoped(scope, move || {
                     if let Some(local) = late {
                         // A placement the rules checker rejected stops the search.
-                        if let Err(error) = local.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)) {
+                        if let Err(error) = wait_for(local) {
                             pool.stop();
                             return Err(error);
                         }

@@ -360,6 +360,11 @@ impl Lookout {
 /// a placement the rules checker rejected.
 pub(super) type LocalSearch<'scope> = ScopedJoinHandle<'scope, Result<(), Error>>;
 
+/// Waits for the local search's thread to end, and passes on its panic, if any.
+pub(super) fn wait_for(local: LocalSearch) -> Result<(), Error> {
+    local.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
 /// [`prepare`] for a search from the root that starts its tree before the local search ends
 /// ([`Setup::starts_beside`]): the local search runs in `scope`, on a thread of its own, and
 /// puts each placement it improves to into `pool` and reports it on `events`; the cuts are
