@@ -1,9 +1,11 @@
 //! Cube and conquer: the cubes of a split, each searched on its own, add up to the optimum
 //! of an exhaustive search written from the rules (placements) or of a breadth-first search
 //! over positions (exchanges); and a job directory written by `split` runs, resumes after a
-//! lost cube and merges through the binary (`jobs`), as text, JSON and a picture
-//! (`merge_output`), its cubes starting from the split's pseudocosts (`pseudocosts`).
+//! lost cube and merges through the binary (`jobs`; certified, `certified_jobs`), as text,
+//! JSON and a picture (`merge_output`), its cubes starting from the split's pseudocosts
+//! (`pseudocosts`).
 
+mod certified_jobs;
 #[path = "../common/mod.rs"]
 mod common;
 mod jobs;

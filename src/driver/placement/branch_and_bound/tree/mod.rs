@@ -23,7 +23,6 @@ use knights_sat_encodings::check::check_placement;
 use knights_sat_encodings::linear::PlacementModel;
 use knights_sat_encodings::puzzle::placement::PlacementPuzzle;
 
-use super::cuts;
 use super::ingredients::{Ingredients, REPORT_EVERY};
 use super::lex;
 use super::orbits::Symmetries;
@@ -37,6 +36,8 @@ use crate::solver::simplex::{Lp, LpStatus};
 use crate::Error;
 
 mod branching;
+mod sharing;
+mod subtree_cuts;
 
 /// A value this close to 0 or 1 counts as integral.
 const INTEGRAL_TOL: f64 = 1e-6;
@@ -280,60 +281,6 @@ impl<'a> Worker<'a> {
         result
     }
 
-    /// Puts the cuts that `task` needs in the program: those it carries (separated for an
-    /// ancestor), or zero-half cuts separated for it now ([`cuts::for_subtree`]) when its
-    /// bound lies far enough below the cutoff, or none. The cuts stay for the next task that
-    /// needs the same ones. Measured on cubes of knight domination 19x19 (one thread): 30 to
-    /// 40 cuts a cube, which raise its bound by 0.13 to 0.23; from 4% more nodes to 51% fewer
-    /// (the most in the cubes of lowest bound), each about 16% dearer (the dense inverse grows
-    /// with every tight row).
-    fn load_cuts(&mut self, task: &Task) {
-        let wanted = match &task.cuts {
-            Some(cuts) => Some(cuts.clone()),
-            None if task.within.is_none()
-                && self.cx.subtree_cuts.is_some_and(|cuts| self.cutoff() - task.bound >= cuts.gap) =>
-            {
-                self.separate_cuts(task)
-            }
-            None => None,
-        };
-        let id = |cuts: &Option<Arc<CutSet>>| cuts.as_ref().map_or(0, |cuts| cuts.id);
-        if id(&wanted) == id(&self.loaded_cuts) {
-            return;
-        }
-        if let Some((problem, lp)) = self.without_subtree_cuts.take() {
-            self.problem = problem;
-            self.take_relaxation(lp);
-        }
-        self.loaded_cuts = wanted.clone();
-        let Some(cuts) = wanted else { return };
-        let mut problem = self.problem.clone();
-        for (terms, rhs) in &cuts.rows {
-            problem.add_row(terms.clone(), *rhs);
-        }
-        // Solved once with nothing assigned, so that the task's first relaxation, and the
-        // children of a branching handed over, start warm.
-        let mut lp = problem.relaxation();
-        lp.solve(f64::INFINITY);
-        let old_problem = std::mem::replace(&mut self.problem, problem);
-        let old_lp = self.take_relaxation(lp);
-        self.without_subtree_cuts = Some((old_problem, old_lp));
-    }
-
-    /// The zero-half cuts that hold below `task` (at its start, nothing assigned yet), if any.
-    fn separate_cuts(&mut self, task: &Task) -> Option<Arc<CutSet>> {
-        let mut fixed: Vec<(usize, bool)> = task.fixed.iter().collect();
-        fixed.extend(task.ones.iter().map(|&v| (v, true)));
-        fixed.extend(task.zeros.iter().map(|&v| (v, false)));
-        let base = self.without_subtree_cuts.as_ref().map_or(&self.problem, |(problem, _)| problem);
-        let rows = cuts::for_subtree(base, &fixed);
-        if rows.is_empty() {
-            return None;
-        }
-        self.stats.subtree_cuts += rows.len() as u64;
-        Some(Arc::new(CutSet { id: self.cx.pool.cut_set_id(), rows }))
-    }
-
     /// The branchings from the top of the task in progress (or of the task it was deferred
     /// from) to the node, and the nodes searched in it so far.
     pub(super) fn within_task(&self) -> (usize, u64) {
@@ -395,73 +342,6 @@ impl<'a> Worker<'a> {
         self.last_report = Instant::now();
         self.stats.pivots = self.lp.pivots + self.probe.as_ref().map_or(0, |p| p.pivots);
         let _ = self.events.send(Message::Stats(self.me, self.stats.clone()));
-    }
-
-    /// Hands the remaining children of the shallowest branching to the pool: the node with
-    /// the orbit of the candidate being searched emptied as well.
-    fn give_away(&mut self) {
-        let Some(level) = self.frames.iter().position(Frame::has_more) else { return };
-        // The rest of a branching starts at the node that branched; a single candidate's
-        // second child is a node of its own, one deeper.
-        let depth = self.task_depth + level + usize::from(self.frames[level].branching.single);
-        let frame = &mut self.frames[level];
-        let mut zeros = self.decided_zero[..frame.zeros].to_vec();
-        let orbit = self.cx.symmetries.orbit(frame.branching.candidates[frame.child], &frame.branching.subgroup);
-        let mut path = self.path[..frame.path].to_vec();
-        if let Some(log) = self.cx.log {
-            log.orbit(&path, orbit[0], &orbit[1..]);
-        }
-        path.extend(orbit.iter().map(|&o| (o, false)));
-        zeros.extend(orbit);
-        frame.given = true;
-        self.stats.subtrees_shared += 1;
-        let value = &self.problem.value;
-        let fixed = self.problem.trail[..frame.trail].iter().map(|&v| (v, value[v] == 1)).collect();
-        let rest = (!frame.branching.single).then(|| Branching {
-            candidates: frame.branching.candidates[frame.child + 1..].to_vec(),
-            single: false,
-            subgroup: frame.branching.subgroup.clone(),
-        });
-        let task = Task {
-            ones: self.decided_one[..frame.ones].to_vec(),
-            zeros,
-            path,
-            fixed,
-            rest,
-            bound: frame.bound,
-            share: frame.share_from(frame.child + 1),
-            depth,
-            ..Task::default()
-        };
-        self.cx.pool.give(task);
-    }
-
-    /// A suspended search: gives the rest of every branching on the path and the current
-    /// node, not yet solved, back to the pool, which then holds every node left open.
-    fn hand_back(&mut self) {
-        while self.frames.iter().any(Frame::has_more) {
-            self.give_away();
-        }
-        let bound = self.frames.last().map_or(self.task_bound, |frame| frame.bound);
-        let here = self.here(bound);
-        self.cx.pool.give(here);
-        self.frames.iter_mut().for_each(|frame| frame.given = true);
-    }
-
-    /// The current node as a task: its decisions and everything fixed on the way to it.
-    fn here(&self, bound: f64) -> Task {
-        let value = &self.problem.value;
-        Task {
-            ones: self.decided_one.clone(),
-            zeros: self.decided_zero.clone(),
-            path: self.path.clone(),
-            fixed: self.problem.trail.iter().map(|&v| (v, value[v] == 1)).collect(),
-            rest: None,
-            bound,
-            share: self.share,
-            depth: self.task_depth + self.frames.len(),
-            ..Task::default()
-        }
     }
 
     /// Counts a node or nodes closed, of `share` of the tree together.
