@@ -62,7 +62,7 @@ pub(super) struct Context<'a> {
 }
 
 /// When the tasks of a large tree separate zero-half cuts of their own, which hold only in
-/// their subtrees ([`cuts::for_subtree`]).
+/// their subtrees ([`cuts::for_subtree`](super::cuts::for_subtree)).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SubtreeCuts {
     /// A task whose bound lies at least this far below the cutoff separates them.
