@@ -120,12 +120,11 @@ wait_for() {
 # (SIGSTOP to its process, which cannot then write its result) and only then killed through
 # Slurm; a task caught after its result was written is let go on. Slurm wakes a frozen
 # process (SIGCONT) on its way to killing it, and a cube of hundredths of a second can then
-# still write its result (CI saw it once): a kill that leaves a result did not land. If every cube
-# finished before one was caught, or the kill did not land, the array is submitted again
+# still write its result (CI saw it once): a kill that leaves a result did not land. If every
+# cube finished before one was caught, or the kill did not land, the array is submitted again
 # (after the results are cleared).
 killed=""
 for attempt in 1 2 3 4 5; do
-    killed=""
     rm -f "$jobs"/results/*
     job=$(sbatch --parsable "$jobs/run.sbatch")
     say "submitted job array $job ($cubes cubes, attempt $attempt)"
